@@ -1,0 +1,208 @@
+package keymap
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// context says where a binding is live. Two bindings may share a key only when
+// their contexts never see the same keypress (e.g. Mark in lists, Pause in the
+// Stream pane, Deny inside a dialog).
+type context int
+
+const (
+	ctxGlobal context = iota // every pane outside dialogs: navigation, panes, data
+	ctxList                  // list panes only
+	ctxStream                // the Stream pane only
+	ctxDialog                // a confirmation dialog has focus (sees only Confirm/Deny)
+)
+
+// action ties a config name to a field of Map.
+type action struct {
+	name string
+	ctx  context
+	get  func(*Map) *key.Binding
+}
+
+// actions lists every rebindable action in help order. Names are snake_case,
+// the style of the YAML config; Rebind also accepts kebab-case.
+var actions = []action{
+	{"up", ctxGlobal, func(m *Map) *key.Binding { return &m.Up }},
+	{"down", ctxGlobal, func(m *Map) *key.Binding { return &m.Down }},
+	{"top", ctxGlobal, func(m *Map) *key.Binding { return &m.Top }},
+	{"bottom", ctxGlobal, func(m *Map) *key.Binding { return &m.Bottom }},
+	{"page_up", ctxGlobal, func(m *Map) *key.Binding { return &m.PageUp }},
+	{"page_down", ctxGlobal, func(m *Map) *key.Binding { return &m.PageDown }},
+	{"enter", ctxGlobal, func(m *Map) *key.Binding { return &m.Enter }},
+	{"back", ctxGlobal, func(m *Map) *key.Binding { return &m.Back }},
+	{"quit", ctxGlobal, func(m *Map) *key.Binding { return &m.Quit }},
+	{"help", ctxGlobal, func(m *Map) *key.Binding { return &m.Help }},
+	{"command", ctxGlobal, func(m *Map) *key.Binding { return &m.Command }},
+	{"filter", ctxGlobal, func(m *Map) *key.Binding { return &m.Filter }},
+	{"next_pane", ctxGlobal, func(m *Map) *key.Binding { return &m.NextPane }},
+	{"prev_pane", ctxGlobal, func(m *Map) *key.Binding { return &m.PrevPane }},
+	{"pane_1", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[0] }},
+	{"pane_2", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[1] }},
+	{"pane_3", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[2] }},
+	{"pane_4", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[3] }},
+	{"pane_5", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[4] }},
+	{"pane_6", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[5] }},
+	{"mark", ctxList, func(m *Map) *key.Binding { return &m.Mark }},
+	{"reload", ctxGlobal, func(m *Map) *key.Binding { return &m.Reload }},
+	{"load_all", ctxList, func(m *Map) *key.Binding { return &m.LoadAll }},
+	{"cancel", ctxGlobal, func(m *Map) *key.Binding { return &m.Cancel }},
+	{"copy", ctxGlobal, func(m *Map) *key.Binding { return &m.Copy }},
+	{"reveal", ctxGlobal, func(m *Map) *key.Binding { return &m.Reveal }},
+	{"sort_next", ctxGlobal, func(m *Map) *key.Binding { return &m.SortNext }},
+	{"sort_reverse", ctxGlobal, func(m *Map) *key.Binding { return &m.SortReverse }},
+	{"pause", ctxStream, func(m *Map) *key.Binding { return &m.Pause }},
+	{"scan", ctxList, func(m *Map) *key.Binding { return &m.Scan }},
+	{"release", ctxList, func(m *Map) *key.Binding { return &m.Release }},
+	{"retry", ctxList, func(m *Map) *key.Binding { return &m.Retry }},
+	{"mark_deletion", ctxList, func(m *Map) *key.Binding { return &m.MarkDeletion }},
+	{"mark_failed", ctxList, func(m *Map) *key.Binding { return &m.MarkFailed }},
+	{"confirm", ctxDialog, func(m *Map) *key.Binding { return &m.Confirm }},
+	{"deny", ctxDialog, func(m *Map) *key.Binding { return &m.Deny }},
+}
+
+// ActionNames returns every action name accepted by Rebind, in help order.
+func ActionNames() []string {
+	out := make([]string, len(actions))
+	for i, a := range actions {
+		out[i] = a.name
+	}
+	return out
+}
+
+func lookup(name string) (action, bool) {
+	n := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
+	for _, a := range actions {
+		if a.name == n {
+			return a, true
+		}
+	}
+	return action{}, false
+}
+
+// Binding returns a pointer to the binding of the named action, or nil.
+func (m *Map) Binding(name string) *key.Binding {
+	a, ok := lookup(name)
+	if !ok {
+		return nil
+	}
+	return a.get(m)
+}
+
+// Rebind replaces the keys of one action. The help label follows the keys so
+// the help screen always shows what actually works.
+func (m *Map) Rebind(actionName string, keys []string) error {
+	a, ok := lookup(actionName)
+	if !ok {
+		return fmt.Errorf("unknown action %q (known: %s)", actionName, strings.Join(ActionNames(), ", "))
+	}
+	clean := make([]string, 0, len(keys))
+	for _, k := range keys {
+		k = strings.TrimSpace(k)
+		if k == "" {
+			return fmt.Errorf("action %q: empty key", a.name)
+		}
+		if k == " " {
+			k = "space"
+		}
+		clean = append(clean, k)
+	}
+	if len(clean) == 0 {
+		return fmt.Errorf("action %q: no keys given", a.name)
+	}
+	b := a.get(m)
+	desc := b.Help().Desc
+	b.SetKeys(clean...)
+	b.SetHelp(helpLabel(clean), desc)
+	b.SetEnabled(true)
+	return nil
+}
+
+// Apply rebinds from the config file. lines maps an action name (as written)
+// to its line in file, so errors read "FILE:LINE: ..." like a compiler's.
+// Actions are applied in sorted order for deterministic errors; after all are
+// applied, keys shared between actions of one context are reported.
+func (m *Map) Apply(bindings map[string][]string, lines map[string]int, file string) error {
+	where := func(name string) string {
+		if ln, ok := lines[name]; ok && file != "" {
+			return fmt.Sprintf("%s:%d: ", file, ln)
+		}
+		if file != "" {
+			return file + ": "
+		}
+		return ""
+	}
+	names := make([]string, 0, len(bindings))
+	for n := range bindings {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	next := *m
+	var errs []error
+	for _, n := range names {
+		if err := next.Rebind(n, bindings[n]); err != nil {
+			errs = append(errs, fmt.Errorf("%s%w", where(n), err))
+		}
+	}
+	if len(errs) == 0 {
+		for _, c := range next.Conflicts() {
+			errs = append(errs, fmt.Errorf("%skey %q is bound to both %q and %q", where(firstPresent(bindings, c.Actions)), c.Key, c.Actions[0], c.Actions[1]))
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	*m = next
+	return nil
+}
+
+// firstPresent picks the action the user wrote in the file, so the error
+// points at the line that caused the clash.
+func firstPresent(bindings map[string][]string, names [2]string) string {
+	for n := range bindings {
+		if a, ok := lookup(n); ok && (a.name == names[1] || a.name == names[0]) {
+			if a.name == names[1] {
+				return n
+			}
+		}
+	}
+	for n := range bindings {
+		if a, ok := lookup(n); ok && a.name == names[0] {
+			return n
+		}
+	}
+	return ""
+}
+
+// helpLabel renders keys for the help screen: "k/↑".
+func helpLabel(keys []string) string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = prettyKey(k)
+	}
+	return strings.Join(out, "/")
+}
+
+func prettyKey(k string) string {
+	switch k {
+	case "up":
+		return "↑"
+	case "down":
+		return "↓"
+	case "left":
+		return "←"
+	case "right":
+		return "→"
+	case "pgdown":
+		return "pgdn"
+	}
+	return k
+}

@@ -1,0 +1,105 @@
+// Package keymap holds every key binding of opsdeck in one struct. The help
+// screen is generated from it (it implements help.KeyMap) and the config file
+// can rebind any action by name. It is a leaf package: it imports only the
+// bubbles key and help packages, so every other package may depend on it.
+package keymap
+
+import (
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+)
+
+// Map is the complete set of bindings. Bindings that share a key on purpose
+// live in different contexts (see contexts in conflicts.go): Mark and Pause are
+// both space, but Mark applies to list panes and Pause only to the Stream pane;
+// Deny includes esc, which only a dialog sees.
+type Map struct {
+	// Navigation.
+	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+	Enter, Back                             key.Binding
+
+	// Global.
+	Quit, Help, Command, Filter key.Binding
+	NextPane, PrevPane          key.Binding
+	Panes                       [6]key.Binding // 1..6
+
+	// Data.
+	Mark, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
+	SortNext, SortReverse, Pause, Scan          key.Binding
+
+	// Actions (guarded transitions) and their confirmation dialog.
+	Release, Retry, MarkDeletion, MarkFailed key.Binding
+	Confirm, Deny                            key.Binding
+}
+
+var _ help.KeyMap = Map{}
+
+func bind(desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpLabel(keys), desc))
+}
+
+// Default returns the bindings named in the console and guarded-transition
+// issues. No default uses ctrl+b / ctrl+a (tmux and screen prefixes) or
+// ctrl+s / ctrl+q (XON/XOFF flow control); ctrl+c is the only control key and
+// it cancels a running load rather than quitting, so a habitual ctrl+c never
+// loses a session by surprise.
+func Default() Map {
+	m := Map{
+		Up:       bind("up", "k", "up"),
+		Down:     bind("down", "j", "down"),
+		Top:      bind("top", "g", "home"),
+		Bottom:   bind("bottom", "G", "end"),
+		PageUp:   bind("page up", "pgup"),
+		PageDown: bind("page down", "pgdown"),
+		Enter:    bind("open detail", "enter"),
+		Back:     bind("back / clear", "esc"),
+
+		Quit:     bind("quit", "q"),
+		Help:     bind("help", "?"),
+		Command:  bind("command", ":"),
+		Filter:   bind("filter", "/"),
+		NextPane: bind("next pane", "tab"),
+		PrevPane: bind("previous pane", "shift+tab"),
+
+		Mark:        bind("mark row", "space"),
+		Reload:      bind("reload", "r"),
+		LoadAll:     bind("load all pages", "L"),
+		Cancel:      bind("cancel load", "ctrl+c"),
+		Copy:        bind("copy JSON", "c"),
+		Reveal:      bind("reveal secrets", "s"),
+		SortNext:    bind("sort by next column", ">"),
+		SortReverse: bind("reverse sort", "<"),
+		Pause:       bind("pause stream", "space"),
+		Scan:        bind("scan table", "S"),
+
+		Release:      bind("release session", "x"),
+		Retry:        bind("retry event", "R"),
+		MarkDeletion: bind("mark for deletion / retry deletion", "D"),
+		MarkFailed:   bind("mark run failed", "F"),
+		Confirm:      bind("confirm", "y"),
+		Deny:         bind("cancel", "n", "esc"),
+	}
+	names := [6]string{"sessions", "runs", "inbox", "delegations", "sandboxes", "stream"}
+	for i := range m.Panes {
+		k := string(rune('1' + i))
+		m.Panes[i] = bind(names[i], k)
+	}
+	return m
+}
+
+// ShortHelp is the one-line hint shown in the footer.
+func (m Map) ShortHelp() []key.Binding {
+	return []key.Binding{m.Up, m.Down, m.Enter, m.Filter, m.Command, m.NextPane, m.Help, m.Quit}
+}
+
+// FullHelp groups bindings into columns for the help screen: navigation,
+// panes, data, actions.
+func (m Map) FullHelp() [][]key.Binding {
+	nav := []key.Binding{m.Up, m.Down, m.Top, m.Bottom, m.PageUp, m.PageDown, m.Enter, m.Back}
+	panes := []key.Binding{m.NextPane, m.PrevPane}
+	panes = append(panes, m.Panes[:]...)
+	panes = append(panes, m.Command, m.Filter, m.Help, m.Quit)
+	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan}
+	actions := []key.Binding{m.Release, m.Retry, m.MarkDeletion, m.MarkFailed, m.Confirm, m.Deny}
+	return [][]key.Binding{nav, panes, data, actions}
+}
