@@ -1,0 +1,234 @@
+package data
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"syscall"
+
+	"github.com/aws/smithy-go"
+)
+
+// OpError is what every Store method returns on failure: the DynamoDB
+// operation, the physical table (and index) it was aimed at, and where the
+// server was. The underlying SDK error is kept for errors.As/Is.
+type OpError struct {
+	Op       string // "Query", "BatchGetItem", "Scan", ...
+	Table    string // physical table name
+	Index    string // GSI name, "" for the base table
+	Endpoint string // Conn.Target(): the endpoint URL or the region
+	Err      error
+}
+
+func (e *OpError) Error() string {
+	where := e.Table
+	if e.Index != "" {
+		where += " (index " + e.Index + ")"
+	}
+	return e.Op + " " + where + ": " + e.Err.Error()
+}
+
+func (e *OpError) Unwrap() error { return e.Err }
+
+// Error codes as DynamoDB (and DynamoDB Local) send them.
+var (
+	accessDeniedCodes = []string{"AccessDeniedException", "UnrecognizedClientException",
+		"InvalidSignatureException", "ExpiredTokenException", "MissingAuthenticationTokenException",
+		"MissingAuthenticationToken", "IncompleteSignatureException", "InvalidClientTokenId"}
+	throttleCodes = []string{"ProvisionedThroughputExceededException", "ThrottlingException",
+		"RequestLimitExceeded", "Throttling", "LimitExceededException"}
+)
+
+func apiCode(err error) (code, msg string) {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode(), ae.ErrorMessage()
+	}
+	return "", ""
+}
+
+func hasCode(err error, codes ...string) bool {
+	c, _ := apiCode(err)
+	for _, x := range codes {
+		if c == x {
+			return true
+		}
+	}
+	return false
+}
+
+// IsAccessDenied reports whether the credentials were refused or lack the
+// permission for the call.
+func IsAccessDenied(err error) bool { return hasCode(err, accessDeniedCodes...) }
+
+// IsThrottled reports whether DynamoDB throttled the request (after the
+// SDK's own retries) or a batch kept coming back unprocessed.
+func IsThrottled(err error) bool {
+	var ue *UnprocessedError
+	return errors.As(err, &ue) || hasCode(err, throttleCodes...)
+}
+
+// IsConditionFailed reports whether a conditional write was refused because
+// the item was not in the expected state, including inside a transaction.
+func IsConditionFailed(err error) bool {
+	if hasCode(err, "ConditionalCheckFailedException") {
+		return true
+	}
+	c, msg := apiCode(err)
+	return c == "TransactionCanceledException" && strings.Contains(msg, "ConditionalCheckFailed")
+}
+
+// IsNotFound reports whether the table or index does not exist. (A missing
+// item is not an error: getters return found=false.)
+func IsNotFound(err error) bool { return hasCode(err, "ResourceNotFoundException") }
+
+// IsValidation reports whether DynamoDB rejected the request as malformed.
+func IsValidation(err error) bool { return hasCode(err, "ValidationException") }
+
+// IsCancelled reports whether the caller's context ended the call.
+func IsCancelled(err error) bool {
+	var ce *smithy.CanceledError
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ce)
+}
+
+// IsUnreachable reports whether the server could not be reached at all
+// (connection refused, unknown host, network down).
+func IsUnreachable(err error) bool {
+	if err == nil || IsCancelled(err) {
+		return false
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) {
+		return true
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return true
+	}
+	var ne *net.OpError
+	return errors.As(err, &ne) && ne.Op == "dial"
+}
+
+// Describe turns any error from the data layer into one clear line for the
+// status bar: what went wrong and, where known, which table or endpoint.
+// It returns "" for nil.
+func Describe(err error) string {
+	if err == nil {
+		return ""
+	}
+	var op *OpError
+	errors.As(err, &op)
+	table, endpoint := "", ""
+	if op != nil {
+		table, endpoint = op.Table, op.Endpoint
+		if op.Index != "" {
+			table += " (index " + op.Index + ")"
+		}
+	}
+	if endpoint == "" {
+		endpoint = endpointOf(err)
+	}
+	code, msg := apiCode(err)
+	msg = oneLine(msg)
+
+	switch {
+	case errors.Is(err, ErrReadOnly):
+		return ErrReadOnly.Error()
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out waiting for DynamoDB" + at(endpoint)
+	case IsNotFound(err):
+		if table != "" {
+			return fmt.Sprintf("table %s does not exist%s", table, at(endpoint))
+		}
+		return "table or index does not exist" + at(endpoint) + dash(msg)
+	case IsAccessDenied(err):
+		return fmt.Sprintf("access denied (%s)%s%s", code, on(table), dash(msg))
+	case IsThrottled(err):
+		var ue *UnprocessedError
+		if errors.As(err, &ue) {
+			return fmt.Sprintf("throttled%s: %d keys still unread after %d attempts; try again", on(table), ue.Keys, ue.Attempts)
+		}
+		return fmt.Sprintf("throttled by DynamoDB%s (%s); try again in a moment", on(table), code)
+	case IsConditionFailed(err):
+		return "not changed: the item is no longer in the expected state" + on(table)
+	case IsValidation(err):
+		return "request rejected as invalid" + on(table) + dash(msg)
+	case code == "ExpiredIteratorException":
+		return "stream iterator expired; reopening the shard is required" + dash(msg)
+	case code == "TrimmedDataAccessException":
+		return "stream records were trimmed (older than 24 h)" + dash(msg)
+	case code == "InternalServerError" || code == "InternalFailure" || code == "ServiceUnavailable":
+		return "DynamoDB internal error" + on(table) + "; try again" + dash(msg)
+	case code != "":
+		return code + on(table) + dash(msg)
+	case IsUnreachable(err):
+		if endpoint == "" {
+			endpoint = "DynamoDB"
+		}
+		return "cannot reach " + endpoint + dash(netReason(err))
+	case strings.Contains(err.Error(), "failed to retrieve credentials") ||
+		strings.Contains(err.Error(), "no EC2 IMDS role found"):
+		return "no AWS credentials found: pass --profile or set AWS_PROFILE"
+	}
+	return oneLine(err.Error())
+}
+
+func at(endpoint string) string {
+	if endpoint == "" {
+		return ""
+	}
+	return " at " + endpoint
+}
+
+func on(table string) string {
+	if table == "" {
+		return ""
+	}
+	return " on " + table
+}
+
+func dash(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+// endpointOf finds the URL a failed request was sent to (scheme and host).
+func endpointOf(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" {
+			return u.Scheme + "://" + u.Host
+		}
+	}
+	return ""
+}
+
+func netReason(err error) string {
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return "unknown host " + dns.Name
+	}
+	var ne *net.OpError
+	if errors.As(err, &ne) && ne.Err != nil {
+		return ne.Err.Error()
+	}
+	return ""
+}
+
+// oneLine collapses whitespace so a multi-line SDK message fits a status bar.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
