@@ -1,0 +1,115 @@
+package vtable
+
+import (
+	"slices"
+	"sort"
+)
+
+// The view index is kept in a total order (sort key, then insertion seq), so
+// a single row can be found or placed by binary search instead of a re-sort.
+
+func (m *Model) less(a, b *entry) bool {
+	if m.sortCol >= 0 {
+		if a.key.empty != b.key.empty {
+			return b.key.empty // empty cells last in both directions
+		}
+		if !a.key.empty {
+			c := compareKeys(a.key, b.key)
+			if m.sortDesc {
+				c = -c
+			}
+			if c != 0 {
+				return c < 0
+			}
+		}
+	}
+	return a.seq < b.seq
+}
+
+// rebuild recomputes the view from all rows: O(N) filter plus a sort. Only
+// called when the rows, filter or sort change wholesale.
+func (m *Model) rebuild(sel string) {
+	view := m.view[:0]
+	for _, e := range m.all {
+		if e.removed {
+			continue
+		}
+		e.visible = m.matches(e)
+		if e.visible {
+			view = append(view, e)
+		}
+	}
+	clear(m.view[len(view):cap(m.view)])
+	m.view = view
+	m.sortView()
+	m.restoreCursor(sel)
+}
+
+func (m *Model) sortView() {
+	if m.sortCol < 0 {
+		// Insertion order: the view is a subsequence of all, already ordered,
+		// unless a sort was just undone.
+		if !slices.IsSortedFunc(m.view, func(a, b *entry) int { return cmpSeq(a, b) }) {
+			slices.SortFunc(m.view, cmpSeq)
+		}
+		return
+	}
+	slices.SortFunc(m.view, func(a, b *entry) int {
+		switch {
+		case m.less(a, b):
+			return -1
+		case m.less(b, a):
+			return 1
+		}
+		return 0
+	})
+}
+
+func cmpSeq(a, b *entry) int {
+	switch {
+	case a.seq < b.seq:
+		return -1
+	case a.seq > b.seq:
+		return 1
+	}
+	return 0
+}
+
+// position returns where e is or would be in the view.
+func (m *Model) position(e *entry) int {
+	return sort.Search(len(m.view), func(i int) bool { return !m.less(m.view[i], e) })
+}
+
+func (m *Model) viewIndex(e *entry) (int, bool) {
+	i := m.position(e)
+	if i < len(m.view) && m.view[i] == e {
+		return i, true
+	}
+	return 0, false
+}
+
+func (m *Model) insertIntoView(e *entry) {
+	i := m.position(e)
+	m.view = slices.Insert(m.view, i, e)
+	e.visible = true
+	if i <= m.cursor && len(m.view) > 1 {
+		m.cursor++ // keep the cursor on the same row
+	}
+}
+
+func (m *Model) removeFromView(e *entry) {
+	i, ok := m.viewIndex(e)
+	if !ok {
+		// Invariant broken (should not happen): fall back to a scan.
+		i = slices.Index(m.view, e)
+		if i < 0 {
+			e.visible = false
+			return
+		}
+	}
+	m.view = slices.Delete(m.view, i, i+1)
+	e.visible = false
+	if i < m.cursor {
+		m.cursor--
+	}
+}

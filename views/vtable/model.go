@@ -1,0 +1,480 @@
+package vtable
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"opsdeck/themes"
+	"opsdeck/views/inert"
+)
+
+// highlight is a "recently changed" flash on a row (cols empty) or cells.
+type highlight struct {
+	cols  []int
+	until time.Time
+}
+
+// Model is the table. Use it by value in the owning pane and call the pointer
+// methods on that value; Update returns the updated copy, bubbletea style.
+// Copies share row storage, so keep one live copy.
+type Model struct {
+	cols   []Column
+	theme  themes.Theme
+	width  int
+	height int
+
+	all   []*entry // insertion order; may hold removed entries until compacted
+	byID  map[string]*entry
+	dead  int      // removed entries still in all
+	view  []*entry // filtered + sorted: what the cursor walks
+	seq   uint64
+	marks map[string]struct{}
+
+	filter   string
+	sortCol  int // -1: insertion order
+	sortDesc bool
+
+	cursor int // index into view
+	offset int // first view index on screen
+
+	highlights map[string]highlight
+	now        func() time.Time
+
+	layout layout
+	empty  string
+}
+
+// New returns an empty table.
+func New(cols []Column, th themes.Theme) Model {
+	m := Model{theme: th, sortCol: -1}
+	m.init()
+	m.SetColumns(cols)
+	return m
+}
+
+func (m *Model) init() {
+	if m.byID == nil {
+		m.byID = make(map[string]*entry)
+	}
+	if m.marks == nil {
+		m.marks = make(map[string]struct{})
+	}
+	if m.highlights == nil {
+		m.highlights = make(map[string]highlight)
+	}
+	if m.now == nil {
+		m.now = time.Now
+	}
+}
+
+// SetTheme restyles the table.
+func (m *Model) SetTheme(th themes.Theme) { m.theme = th }
+
+// SetSize sets the outer size: View returns exactly h lines of w cells.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = max(w, 0), max(h, 0)
+	m.relayout()
+	m.clampScroll()
+}
+
+// Size returns the size set by SetSize.
+func (m Model) Size() (w, h int) { return m.width, m.height }
+
+// SetColumns replaces the columns. The sort is kept when the column index is
+// still valid.
+func (m *Model) SetColumns(cols []Column) {
+	m.cols = slices.Clone(cols)
+	if m.sortCol >= len(m.cols) {
+		m.sortCol = -1
+	}
+	for _, e := range m.all {
+		e.hasHay = false
+	}
+	m.relayout()
+	m.rebuild(m.SelectedID())
+}
+
+// Columns returns the columns.
+func (m Model) Columns() []Column { return slices.Clone(m.cols) }
+
+// SetEmptyText sets the message shown when there are no rows at all
+// (default "no rows").
+func (m *Model) SetEmptyText(s string) { m.empty = s }
+
+// SetNow sets the clock used for highlights (tests inject a fixed one).
+func (m *Model) SetNow(now func() time.Time) {
+	if now == nil {
+		now = time.Now
+	}
+	m.now = now
+}
+
+// SetRows replaces all rows. The cursor stays on the same ID when that row
+// still exists; marks of IDs that are gone are dropped. Rows with a duplicate
+// ID keep the last one (ids are item keys, so a duplicate is the same item).
+func (m *Model) SetRows(rows []Row) {
+	m.init()
+	keep := m.SelectedID()
+	keepIdx := m.cursor
+	m.all = make([]*entry, 0, len(rows))
+	m.byID = make(map[string]*entry, len(rows))
+	m.dead = 0
+	m.seq = 0
+	for _, r := range rows {
+		if old, ok := m.byID[r.ID]; ok {
+			old.Row = r
+			old.hasHay = false
+			continue
+		}
+		e := &entry{Row: r, seq: m.seq}
+		m.seq++
+		m.all = append(m.all, e)
+		m.byID[r.ID] = e
+	}
+	for id := range m.marks {
+		if _, ok := m.byID[id]; !ok {
+			delete(m.marks, id)
+		}
+	}
+	m.computeKeys(m.all)
+	m.rebuild("")
+	if !m.Select(keep) {
+		m.cursor = keepIdx
+		m.clampScroll()
+	}
+}
+
+// Upsert adds a row or replaces the row with the same ID, keeping the cursor
+// on the row it was on. Cost is O(log N) plus a memmove of the view, not a
+// re-sort, so a stream of updates stays cheap with 100k rows.
+func (m *Model) Upsert(r Row) {
+	m.init()
+	sel := m.SelectedID()
+	e, ok := m.byID[r.ID]
+	if ok {
+		if e.visible {
+			m.removeFromView(e)
+		}
+		e.Row = r
+		e.hasHay = false
+	} else {
+		e = &entry{Row: r, seq: m.seq}
+		m.seq++
+		m.all = append(m.all, e)
+		m.byID[r.ID] = e
+	}
+	m.computeKeys([]*entry{e})
+	if m.matches(e) {
+		m.insertIntoView(e)
+	}
+	m.restoreCursor(sel)
+}
+
+// Remove deletes the row with this ID (and its mark). Unknown IDs are ignored.
+func (m *Model) Remove(id string) {
+	e, ok := m.byID[id]
+	if !ok {
+		return
+	}
+	sel := m.SelectedID()
+	selIdx := m.cursor
+	if e.visible {
+		m.removeFromView(e)
+	}
+	e.removed = true
+	delete(m.byID, id)
+	delete(m.marks, id)
+	delete(m.highlights, id)
+	m.dead++
+	if m.dead > 64 && m.dead > len(m.all)/2 {
+		m.compact()
+	}
+	if sel == id || !m.Select(sel) {
+		m.cursor = selIdx
+		m.clampScroll()
+	}
+}
+
+func (m *Model) compact() {
+	live := m.all[:0]
+	for _, e := range m.all {
+		if !e.removed {
+			live = append(live, e)
+		}
+	}
+	clear(m.all[len(live):])
+	m.all = live
+	m.dead = 0
+}
+
+// Len is the number of rows held; VisibleLen the number passing the filter.
+func (m Model) Len() int        { return len(m.byID) }
+func (m Model) VisibleLen() int { return len(m.view) }
+
+// Row returns the row with this ID, visible or not.
+func (m Model) Row(id string) (Row, bool) {
+	e, ok := m.byID[id]
+	if !ok {
+		return Row{}, false
+	}
+	return e.Row, true
+}
+
+// Highlight flashes a row (cols nil/empty) or some of its cells until the
+// given time, e.g. when a stream record changed them. The owner must redraw
+// after the deadline (NextHighlightEnd tells when).
+func (m *Model) Highlight(id string, cols []int, until time.Time) {
+	m.init()
+	now := m.now()
+	for k, h := range m.highlights {
+		if !h.until.After(now) {
+			delete(m.highlights, k)
+		}
+	}
+	if !until.After(now) {
+		delete(m.highlights, id)
+		return
+	}
+	m.highlights[id] = highlight{cols: slices.Clone(cols), until: until}
+}
+
+// NextHighlightEnd returns the earliest end of a highlight still showing, so
+// the owner can schedule one redraw instead of ticking constantly.
+func (m Model) NextHighlightEnd() (time.Time, bool) {
+	var best time.Time
+	now := m.clock()
+	for _, h := range m.highlights {
+		if h.until.After(now) && (best.IsZero() || h.until.Before(best)) {
+			best = h.until
+		}
+	}
+	return best, !best.IsZero()
+}
+
+func (m Model) clock() time.Time {
+	if m.now == nil {
+		return time.Now()
+	}
+	return m.now()
+}
+
+// SetFilter keeps the rows whose column text contains q, case-insensitively
+// ("" clears). The text matched is what is shown (sanitised), so typing
+// `\x1b` finds a value holding ESC. All columns count, including ones a
+// narrow terminal hides, so resizing never changes the result. The cursor
+// stays on the same row if it is still visible, else goes to the top.
+func (m *Model) SetFilter(q string) {
+	m.init()
+	sel := m.SelectedID()
+	old := m.filter
+	m.filter = q
+	lq := strings.ToLower(q)
+	if old != "" && strings.HasPrefix(lq, strings.ToLower(old)) {
+		// Narrowing (typing one more letter): only the current view can match.
+		kept := m.view[:0]
+		for _, e := range m.view {
+			if strings.Contains(m.hay(e), lq) {
+				kept = append(kept, e)
+			} else {
+				e.visible = false
+			}
+		}
+		clear(m.view[len(kept):])
+		m.view = kept
+	} else {
+		m.rebuild("")
+	}
+	if !m.Select(sel) {
+		m.cursor, m.offset = 0, 0
+	}
+}
+
+// Filter returns the current filter text.
+func (m Model) Filter() string { return m.filter }
+
+// SortBy sorts by a column (stable; numbers numerically, empty cells last).
+// col < 0 returns to insertion order.
+func (m *Model) SortBy(col int, desc bool) {
+	m.init()
+	if col >= len(m.cols) {
+		return
+	}
+	sel := m.SelectedID()
+	m.sortCol, m.sortDesc = col, desc
+	if col < 0 {
+		m.sortDesc = false
+	}
+	m.computeKeys(m.all)
+	m.sortView()
+	m.restoreCursor(sel)
+}
+
+// SortByKey sorts by the column with this Key; false if there is none.
+func (m *Model) SortByKey(key string, desc bool) bool {
+	for i, c := range m.cols {
+		if c.Key == key {
+			m.SortBy(i, desc)
+			return true
+		}
+	}
+	return false
+}
+
+// SortState returns the sort column (-1: none) and direction.
+func (m Model) SortState() (col int, desc bool) { return m.sortCol, m.sortDesc }
+
+// CycleSort moves the sort to the next column (ascending), wrapping through
+// "unsorted". For the keymap's SortNext.
+func (m *Model) CycleSort() {
+	next := m.sortCol + 1
+	if next >= len(m.cols) {
+		next = -1
+	}
+	m.SortBy(next, false)
+}
+
+// ReverseSort flips the direction; with no sort it sorts the first column
+// descending. For the keymap's SortReverse.
+func (m *Model) ReverseSort() {
+	if m.sortCol < 0 {
+		if len(m.cols) > 0 {
+			m.SortBy(0, true)
+		}
+		return
+	}
+	m.SortBy(m.sortCol, !m.sortDesc)
+}
+
+// ToggleMark marks or unmarks the selected row.
+func (m *Model) ToggleMark() {
+	m.init()
+	id := m.SelectedID()
+	if _, ok := m.byID[id]; !ok {
+		return
+	}
+	if _, ok := m.marks[id]; ok {
+		delete(m.marks, id)
+	} else {
+		m.marks[id] = struct{}{}
+	}
+}
+
+// IsMarked reports whether the row with this ID is marked.
+func (m Model) IsMarked(id string) bool { _, ok := m.marks[id]; return ok }
+
+// Marked returns the marked IDs: visible ones in screen order, then those the
+// filter hides in insertion order.
+func (m Model) Marked() []string {
+	if len(m.marks) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m.marks))
+	for _, e := range m.view {
+		if _, ok := m.marks[e.ID]; ok {
+			out = append(out, e.ID)
+		}
+	}
+	if len(out) < len(m.marks) {
+		for _, e := range m.all {
+			if e.removed || e.visible {
+				continue
+			}
+			if _, ok := m.marks[e.ID]; ok {
+				out = append(out, e.ID)
+			}
+		}
+	}
+	return out
+}
+
+// MarkedHidden counts marked rows the filter hides, for "3 marked (1 hidden
+// by the filter)" in confirmations.
+func (m Model) MarkedHidden() int {
+	n := 0
+	for id := range m.marks {
+		if e, ok := m.byID[id]; ok && !e.visible {
+			n++
+		}
+	}
+	return n
+}
+
+// ClearMarks unmarks every row.
+func (m *Model) ClearMarks() { clear(m.marks) }
+
+// Selected returns the row under the cursor.
+func (m Model) Selected() (Row, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.view) {
+		return Row{}, false
+	}
+	return m.view[m.cursor].Row, true
+}
+
+// SelectedID returns the ID under the cursor, or "".
+func (m Model) SelectedID() string {
+	if m.cursor < 0 || m.cursor >= len(m.view) {
+		return ""
+	}
+	return m.view[m.cursor].ID
+}
+
+// Cursor returns the cursor's index among the visible rows.
+func (m Model) Cursor() int { return m.cursor }
+
+// Select moves the cursor to the row with this ID if it is visible.
+func (m *Model) Select(id string) bool {
+	e, ok := m.byID[id]
+	if !ok || id == "" || !e.visible {
+		return false
+	}
+	if i, ok := m.viewIndex(e); ok {
+		m.cursor = i
+		m.clampScroll()
+		return true
+	}
+	return false
+}
+
+// restoreCursor keeps the cursor on sel, or clamps it when sel is gone.
+func (m *Model) restoreCursor(sel string) {
+	if sel == "" || !m.Select(sel) {
+		m.clampScroll()
+	}
+}
+
+// hay is the lower-cased sanitised text the filter searches, built lazily
+// once per row version.
+func (m *Model) hay(e *entry) string {
+	if !e.hasHay {
+		var b strings.Builder
+		for i := range m.cols {
+			if i < len(e.Cells) {
+				b.WriteString(strings.ToLower(inert.String(e.Cells[i].Text)))
+			}
+			b.WriteByte(0) // a match never spans two cells
+		}
+		e.haystack, e.hasHay = b.String(), true
+	}
+	return e.haystack
+}
+
+func (m *Model) matches(e *entry) bool {
+	if m.filter == "" {
+		return true
+	}
+	return strings.Contains(m.hay(e), strings.ToLower(m.filter))
+}
+
+func (m *Model) computeKeys(es []*entry) {
+	if m.sortCol < 0 {
+		return
+	}
+	for _, e := range es {
+		if m.sortCol < len(e.Cells) {
+			e.key = makeKey(e.Cells[m.sortCol].Text)
+		} else {
+			e.key = sortKey{empty: true}
+		}
+	}
+}

@@ -1,0 +1,58 @@
+// Package vtable is a virtual table: it keeps every row in memory but renders
+// only the rows in the visible window, and it keeps the filtered and sorted
+// order as a cached index, so drawing a frame or moving the cursor costs the
+// same with 100 rows or 100k. (The bubbles table rebuilds every row on each
+// update, which is what makes big lists slow in other consoles.)
+//
+// Filtering and sorting are O(N) / O(N log N) but run only when the filter,
+// the sort or the rows change, never per frame or per keypress.
+package vtable
+
+import "charm.land/lipgloss/v2"
+
+// Align is a column's text alignment.
+type Align int
+
+const (
+	Left Align = iota
+	Right
+)
+
+// Column describes one column.
+type Column struct {
+	Key   string // stable name, e.g. "status"; used by SortByKey
+	Title string
+	Width int // minimum width in cells
+	Flex  int // share of the width left after minimums; 0 = fixed at Width
+	Align Align
+	// Priority decides which columns survive a narrow terminal: when the
+	// minimum widths do not fit, the lowest Priority is hidden first, and
+	// among equals the rightmost. The first column is never hidden.
+	Priority int
+}
+
+// Cell is one value. Text is raw tenant text; the table passes it through
+// inert.Line, so callers never sanitise themselves.
+type Cell struct {
+	Text  string
+	Style *lipgloss.Style // optional foreground style, e.g. a status colour
+}
+
+// Row is one line of the table.
+type Row struct {
+	ID    string // stable identity (e.g. the item's key); unique within a table
+	Cells []Cell
+	Dim   bool   // drawn muted, e.g. an expired delegation
+	Tag   string // one-cell marker in the gutter: "!" expired, "~" changed
+}
+
+// entry is a row plus what the table caches about it.
+type entry struct {
+	Row
+	seq      uint64 // insertion order: the unsorted order and the sort tiebreak
+	haystack string // lower-cased, sanitised cell text for filtering; "" = not built
+	hasHay   bool
+	key      sortKey // for the current sort column
+	visible  bool    // in the current view (passes the filter)
+	removed  bool
+}

@@ -1,0 +1,41 @@
+package vtable
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/keymap"
+)
+
+// Update handles navigation (up/down/top/bottom/page), mark, and the mouse
+// wheel. Other keys — sorting, filtering, actions — belong to the pane or
+// root, which call the methods directly, so one key is never handled twice.
+func (m Model) Update(msg tea.Msg, km keymap.Map) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, km.Up):
+			m.MoveUp(1)
+		case key.Matches(msg, km.Down):
+			m.MoveDown(1)
+		case key.Matches(msg, km.Top):
+			m.Top()
+		case key.Matches(msg, km.Bottom):
+			m.Bottom()
+		case key.Matches(msg, km.PageUp):
+			m.PageUp()
+		case key.Matches(msg, km.PageDown):
+			m.PageDown()
+		case key.Matches(msg, km.Mark):
+			m.ToggleMark()
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.MoveUp(3)
+		case tea.MouseWheelDown:
+			m.MoveDown(3)
+		}
+	}
+	return m, nil
+}
