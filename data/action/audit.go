@@ -1,0 +1,267 @@
+package action
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The audit log answers "who changed this row, when, and under which
+// condition" after the fact. One JSON object per line, one line per attempted
+// action, whatever its outcome. It holds operator names and item keys, so
+// it is private to the user: the file is 0600 and its directory 0700.
+
+// AuditEntry is one line of the audit log.
+type AuditEntry struct {
+	Time      time.Time         `json:"time"`
+	Operator  string            `json:"operator"`          // user@host
+	Profile   string            `json:"profile,omitempty"` // AWS profile
+	Env       string            `json:"env"`
+	Endpoint  string            `json:"endpoint"`
+	Table     string            `json:"table"` // physical table name
+	Key       map[string]any    `json:"key"`
+	Action    Kind              `json:"action"`
+	Target    string            `json:"target,omitempty"`
+	Update    string            `json:"update,omitempty"`
+	Condition string            `json:"condition,omitempty"`
+	Names     map[string]string `json:"names,omitempty"`
+	Values    map[string]any    `json:"values,omitempty"`
+	// Result is "ok", "guard failed: <clause>" or "error: <what>".
+	Result  string `json:"result"`
+	Message string `json:"message,omitempty"`
+
+	// Problem is set, by ReadAudit only, on a line that could not be read
+	// as an entry; Raw then holds the line so nothing is hidden.
+	Problem string `json:"-"`
+	Raw     string `json:"-"`
+}
+
+// AuditLog appends entries to one file. It is safe for concurrent use.
+type AuditLog struct {
+	mu   sync.Mutex
+	path string
+	f    *os.File
+}
+
+// DefaultAuditPath is $XDG_STATE_HOME/opsdeck/audit.log, or
+// ~/.local/state/opsdeck/audit.log when XDG_STATE_HOME is unset or relative
+// (the XDG spec says to ignore relative values).
+func DefaultAuditPath() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "opsdeck", "audit.log"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return "", fmt.Errorf("no home directory for the audit log (set XDG_STATE_HOME): %v", err)
+	}
+	return filepath.Join(home, ".local", "state", "opsdeck", "audit.log"), nil
+}
+
+// OpenAuditLog opens (creating if needed) the log for appending. An existing
+// file with looser permissions is tightened to 0600.
+func OpenAuditLog(path string) (*AuditLog, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		if err := f.Chmod(0o600); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("audit log %s is readable by others and cannot be restricted: %w", path, err)
+		}
+	}
+	return &AuditLog{path: path, f: f}, nil
+}
+
+// Path is where the log is written.
+func (l *AuditLog) Path() string { return l.path }
+
+// Append writes one entry as one line and syncs it: an action that reached
+// DynamoDB must not lose its record to a crash a moment later.
+func (l *AuditLog) Append(e AuditEntry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	line = append(line, '\n')
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return errors.New("audit log is closed")
+	}
+	// One write per line with O_APPEND keeps lines whole even when two
+	// opsdeck processes share the file.
+	if _, err := l.f.Write(line); err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	return nil
+}
+
+// Close closes the file; later appends fail.
+func (l *AuditLog) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
+	return err
+}
+
+// maxAuditLine bounds one line ReadAudit will hold; longer lines are
+// reported, clipped, as unreadable rather than stopping the read.
+const maxAuditLine = 1 << 20
+
+// ReadAudit returns the last n entries of the log, oldest first (n <= 0: all).
+// A missing file is an empty log. Lines that are not entries come back with
+// Problem set, so the :audit view shows them instead of hiding them.
+func ReadAudit(path string, n int) ([]AuditEntry, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	defer f.Close()
+
+	var out []AuditEntry
+	r := bufio.NewReaderSize(f, 64<<10)
+	for {
+		line, tooLong, err := readLine(r)
+		if len(line) > 0 || tooLong {
+			out = append(out, parseAuditLine(line, tooLong))
+			if n > 0 && len(out) > 2*n {
+				// Keep memory bounded on a long log: only the tail matters.
+				out = append(out[:0], out[len(out)-n:]...)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("audit log: %w", err)
+		}
+	}
+	if n > 0 && len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return out, nil
+}
+
+// readLine reads one line, keeping at most maxAuditLine bytes of it.
+func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, isPrefix, e := r.ReadLine()
+		if len(line)+len(chunk) <= maxAuditLine {
+			line = append(line, chunk...)
+		} else {
+			tooLong = true
+		}
+		if e != nil {
+			return line, tooLong, e
+		}
+		if !isPrefix {
+			return line, tooLong, nil
+		}
+	}
+}
+
+func parseAuditLine(line []byte, tooLong bool) AuditEntry {
+	raw := string(bytes.TrimSpace(line))
+	if tooLong {
+		return AuditEntry{Problem: "line longer than 1 MiB, not read", Raw: clip(raw)}
+	}
+	var e AuditEntry
+	if err := json.Unmarshal([]byte(raw), &e); err != nil {
+		return AuditEntry{Problem: "not an audit entry: " + err.Error(), Raw: raw}
+	}
+	if e.Result == "" || e.Action == "" {
+		e.Problem = "entry lacks its action or result"
+		e.Raw = raw
+	}
+	return e
+}
+
+// plain turns an AttributeValue into the JSON a human reads in the log
+// (strings as strings, numbers as JSON numbers, binaries as base64).
+func plain(v types.AttributeValue) any {
+	switch x := v.(type) {
+	case *types.AttributeValueMemberS:
+		return x.Value
+	case *types.AttributeValueMemberN:
+		if json.Valid([]byte(x.Value)) {
+			return json.RawMessage(x.Value)
+		}
+		return x.Value
+	case *types.AttributeValueMemberBOOL:
+		return x.Value
+	case *types.AttributeValueMemberNULL:
+		return nil
+	case *types.AttributeValueMemberB:
+		return "b64:" + base64.StdEncoding.EncodeToString(x.Value)
+	case *types.AttributeValueMemberL:
+		out := make([]any, len(x.Value))
+		for i, e := range x.Value {
+			out[i] = plain(e)
+		}
+		return out
+	case *types.AttributeValueMemberM:
+		out := make(map[string]any, len(x.Value))
+		for k, e := range x.Value {
+			out[k] = plain(e)
+		}
+		return out
+	case *types.AttributeValueMemberSS:
+		return x.Value
+	case *types.AttributeValueMemberNS:
+		return x.Value
+	case *types.AttributeValueMemberBS:
+		out := make([]string, len(x.Value))
+		for i, b := range x.Value {
+			out[i] = "b64:" + base64.StdEncoding.EncodeToString(b)
+		}
+		return out
+	}
+	return nil
+}
+
+func plainMap(m map[string]types.AttributeValue) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = plain(v)
+	}
+	return out
+}
+
+// String renders an entry on one line for the :audit view.
+func (e AuditEntry) String() string {
+	if e.Problem != "" {
+		return "(" + e.Problem + ") " + clip(e.Raw)
+	}
+	var b strings.Builder
+	b.WriteString(e.Time.Local().Format("2006-01-02 15:04:05"))
+	fmt.Fprintf(&b, "  %s  %s  %s/%s  %s  %s", e.Operator, e.Env, e.Table, e.Target, e.Action, e.Result)
+	return b.String()
+}

@@ -1,0 +1,198 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/data"
+)
+
+// Executor sends plans to DynamoDB, one conditional UpdateItem each, and
+// records every attempt in the audit log. It is safe for concurrent use.
+type Executor struct {
+	Conn   *data.Conn
+	Tables data.Tables
+	Audit  *AuditLog // nil: no audit log (tests that don't look at it)
+	Env    string
+	Now    func() time.Time // nil: time.Now
+}
+
+// Result is the outcome of one Execute.
+type Result struct {
+	Plan Plan
+	OK   bool
+	// GuardFailed: DynamoDB refused the write because a clause of the guard
+	// no longer held. FailedClause is that clause's Text, Failure its kind.
+	GuardFailed  bool
+	FailedClause string
+	Failure      Failure
+	// Message is the one line for the status bar, e.g. "not released:
+	// already released: status is COMPLETED since 12:04:11, released by
+	// alice@box via opsdeck".
+	Message string
+	// Current is the item now: ALL_NEW after success, ALL_OLD after a guard
+	// failure (nil when the item is gone).
+	Current data.Item
+	Err     error // a failure other than the guard (read-only, network, ...)
+
+	// What was sent (as of At).
+	UpdateExpression    string
+	ConditionExpression string
+	At                  time.Time
+
+	AuditErr error // the audit line could not be written
+
+	sent *request // the request as sent, for the audit line
+}
+
+// Outcome is the audit log's result field: "ok", "guard failed: <clause>"
+// or "error: <what>".
+func (r Result) Outcome() string {
+	switch {
+	case r.OK:
+		return "ok"
+	case r.GuardFailed:
+		return "guard failed: " + r.FailedClause
+	default:
+		return "error: " + data.Describe(r.Err)
+	}
+}
+
+func (e *Executor) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+// Execute performs one plan. It never panics and always returns a Result
+// whose Message is ready to show. In read-only mode it refuses before
+// building any request (data.ErrReadOnly).
+func (e *Executor) Execute(ctx context.Context, p Plan) Result {
+	now := e.now()
+	res := Result{Plan: p, At: now}
+	fail := func(err error) Result {
+		res.Err = err
+		res.Message = "not " + p.Kind.done() + ": " + data.Describe(err)
+		res.AuditErr = e.audit(res)
+		return res
+	}
+	if e.Conn == nil {
+		return fail(errors.New("no DynamoDB connection"))
+	}
+	if err := e.Conn.CheckWrite(); err != nil {
+		return fail(err)
+	}
+	spec, ok := specFor(p.Kind)
+	if !ok || len(p.Key) == 0 || len(p.Seen) == 0 {
+		return fail(fmt.Errorf("empty or unknown plan (%q); build plans with PlanFor", string(p.Kind)))
+	}
+	// Rebuild at this instant from the item as seen: the dialog may have
+	// been open for minutes, and endedAt or an expiry cutoff must be as of
+	// the write, not as of the keypress that opened it.
+	req, err := buildRequest(p.Kind, spec, p.Seen, now, p.opts.withDefaults())
+	if err != nil {
+		return fail(err)
+	}
+	res.UpdateExpression, res.ConditionExpression = req.update, req.condition
+	res.sent = &req
+
+	table := e.Tables.Name(p.Table)
+	out, err := e.Conn.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                           aws.String(table),
+		Key:                                 p.Key,
+		UpdateExpression:                    aws.String(req.update),
+		ConditionExpression:                 aws.String(req.condition),
+		ExpressionAttributeNames:            req.names,
+		ExpressionAttributeValues:           req.values,
+		ReturnValues:                        types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	})
+	var ccf *types.ConditionalCheckFailedException
+	switch {
+	case err == nil:
+		res.OK = true
+		res.Current = out.Attributes
+		res.Message = fmt.Sprintf("%s %s", p.Kind.done(), p.Target)
+	case errors.As(err, &ccf):
+		res.GuardFailed = true
+		res.Current = ccf.Item
+		res.FailedClause, res.Failure, res.Message = explainFailure(p.Kind, req.clauses, ccf.Item)
+	default:
+		return fail(&data.OpError{Op: "UpdateItem", Table: table, Endpoint: e.Conn.Target(), Err: err})
+	}
+	res.AuditErr = e.audit(res)
+	return res
+}
+
+// explainFailure re-evaluates the guard against the item DynamoDB returned
+// (ALL_OLD) to name the clause that failed and say what the item holds now.
+func explainFailure(k Kind, clauses []Clause, current data.Item) (clause string, why Failure, msg string) {
+	prefix := "not " + k.done() + ": "
+	if len(current) == 0 {
+		text := "the item still exists"
+		if len(clauses) > 0 {
+			text = clauses[0].Text
+		}
+		return text, FailGone, prefix + "the item no longer exists"
+	}
+	if c, ok := firstFailing(clauses, current); ok {
+		return c.Text, c.FailureOn(current), prefix + c.Explain(current)
+	}
+	// Every clause holds on the returned item, so it changed twice: once
+	// to fail the check and back again before we read it. Rare, but say so.
+	return "", FailChangedSinceSeen, prefix + "the item changed while the write was checked; refresh and try again"
+}
+
+func (e *Executor) audit(r Result) error {
+	if e.Audit == nil {
+		return nil
+	}
+	p := r.Plan
+	op := p.Operator
+	if op.User == "" {
+		op = CurrentOperator("")
+	}
+	endpoint, profile := "", op.Profile
+	if e.Conn != nil {
+		endpoint = e.Conn.Target()
+		if profile == "" {
+			profile = e.Conn.Profile
+		}
+	}
+	// Log what was sent; a write refused before building logs what was
+	// planned, so the line still says what the operator asked for.
+	names, values := p.Names, p.Values
+	update, cond := p.UpdateExpression, p.ConditionExpression
+	if r.sent != nil {
+		names, values = r.sent.names, r.sent.values
+		update, cond = r.sent.update, r.sent.condition
+	}
+	var table string
+	if p.Table != "" {
+		table = e.Tables.Name(p.Table)
+	}
+	return e.Audit.Append(AuditEntry{
+		Time:      r.At.UTC(),
+		Operator:  op.User,
+		Profile:   profile,
+		Env:       e.Env,
+		Endpoint:  endpoint,
+		Table:     table,
+		Key:       plainMap(p.Key),
+		Action:    p.Kind,
+		Target:    p.Target,
+		Update:    update,
+		Condition: cond,
+		Names:     names,
+		Values:    plainMap(values),
+		Result:    r.Outcome(),
+		Message:   r.Message,
+	})
+}

@@ -1,0 +1,228 @@
+package action
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/data"
+)
+
+// Options tune the actions. The zero value is usable: defaults apply.
+type Options struct {
+	RetryMax int           // events: retries allowed before giving up (default 3)
+	StaleRun time.Duration // runs: how long in PROCESSING counts as stuck (default 30m)
+	Operator Operator      // who acts (default CurrentOperator(""))
+	// FailureReason is written to a run marked failed; empty gives a
+	// sentence naming the operator and how long the run was stuck.
+	FailureReason string
+}
+
+const (
+	DefaultRetryMax = 3
+	DefaultStaleRun = 30 * time.Minute
+)
+
+func (o Options) withDefaults() Options {
+	if o.RetryMax <= 0 {
+		o.RetryMax = DefaultRetryMax
+	}
+	if o.StaleRun <= 0 {
+		o.StaleRun = DefaultStaleRun
+	}
+	if o.Operator.User == "" {
+		o.Operator = CurrentOperator(o.Operator.Profile)
+	}
+	return o
+}
+
+// Change is one attribute the action writes, for the confirmation dialog.
+type Change struct {
+	Attr, Before, After string
+}
+
+// Plan is one action on one item, ready to confirm and execute. It is built
+// from the item exactly as the operator saw it; Execute rebuilds the request
+// from the same Seen item at the moment of confirmation, so time-dependent
+// values (endedAt, an expiry cutoff) are as of then.
+type Plan struct {
+	Kind   Kind
+	Table  data.TableID
+	Key    data.Item
+	Target string    // human id: session id, event id, sandbox id, run id
+	Seen   data.Item // the whole item as the operator saw it (treated as read-only)
+
+	Changes []Change
+	Guard   []Clause
+
+	// The request as of PlannedAt, for the dialog, docs and tests. Execute
+	// sends the same expressions with values recomputed at its own instant.
+	UpdateExpression    string
+	ConditionExpression string
+	Names               map[string]string
+	Values              map[string]types.AttributeValue
+
+	Operator  Operator
+	PlannedAt time.Time
+
+	opts Options
+}
+
+// NotApplicableError says why an action cannot apply to an item.
+type NotApplicableError struct {
+	Kind   Kind
+	Reason string
+}
+
+func (e *NotApplicableError) Error() string { return e.Reason }
+
+func notApplicable(k Kind, format string, args ...any) error {
+	return &NotApplicableError{Kind: k, Reason: fmt.Sprintf(format, args...)}
+}
+
+// kindSpec is what each action file provides.
+type kindSpec struct {
+	// target is the human id of the item.
+	target func(seen data.Item) string
+	// check says, in the action's own words, why the action does not apply
+	// to the item as seen (nil when it does).
+	check func(seen data.Item, now time.Time, o Options) error
+	// build writes the guard and the update. It only fails on malformed
+	// items, so it gives the same answer at plan and at execute time.
+	build func(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]Clause, []setOp, []Change, error)
+}
+
+func specFor(k Kind) (kindSpec, bool) {
+	switch k {
+	case ReleaseSession:
+		return releaseSpec, true
+	case RetryEvent:
+		return retryEventSpec, true
+	case MarkSandboxDeletion:
+		return markSandboxSpec, true
+	case RetrySandboxDeletion:
+		return retrySandboxSpec, true
+	case MarkRunFailed:
+		return markRunSpec, true
+	}
+	return kindSpec{}, false
+}
+
+// PlanFor builds the plan of an action on an item as the operator saw it at
+// now. The error (a *NotApplicableError) says in plain words why the action
+// does not apply, e.g. "only RUNNING sessions can be released; this one is
+// COMPLETED".
+func PlanFor(kind Kind, seen data.Item, now time.Time, opts Options) (Plan, error) {
+	spec, ok := specFor(kind)
+	if !ok {
+		return Plan{}, notApplicable(kind, "unknown action %q", string(kind))
+	}
+	if len(seen) == 0 {
+		return Plan{}, notApplicable(kind, "no item selected")
+	}
+	opts = opts.withDefaults()
+	table := kind.Table()
+	key, err := keyOf(table, seen)
+	if err != nil {
+		return Plan{}, notApplicable(kind, "%v", err)
+	}
+	if err := spec.check(seen, now, opts); err != nil {
+		return Plan{}, err
+	}
+	req, err := buildRequest(kind, spec, seen, now, opts)
+	if err != nil {
+		return Plan{}, err
+	}
+	// Belt and braces: the guard must hold on the item as seen, or the
+	// write could never succeed. This catches what check's wording misses
+	// (a number stored as a string, say) with the clause's own explanation.
+	for _, c := range req.clauses {
+		if !c.Holds(seen) {
+			return Plan{}, notApplicable(kind, "%s: %s", c.Text, c.Explain(seen))
+		}
+	}
+	return Plan{
+		Kind:                kind,
+		Table:               table,
+		Key:                 key,
+		Target:              spec.target(seen),
+		Seen:                seen,
+		Changes:             req.changes,
+		Guard:               req.clauses,
+		UpdateExpression:    req.update,
+		ConditionExpression: req.condition,
+		Names:               req.names,
+		Values:              req.values,
+		Operator:            opts.Operator,
+		PlannedAt:           now,
+		opts:                opts,
+	}, nil
+}
+
+func buildRequest(kind Kind, spec kindSpec, seen data.Item, now time.Time, opts Options) (request, error) {
+	b := newExprBuilder()
+	clauses, sets, changes, err := spec.build(b, seen, now, opts)
+	if err != nil {
+		return request{}, notApplicable(kind, "%v", err)
+	}
+	return b.finish(clauses, sets, changes), nil
+}
+
+// Available lists the actions that apply to an item of a table as seen at
+// now. Delegations, subscriptions and consumers never have any (see
+// DelegationsReadOnly).
+func Available(table data.TableID, seen data.Item, now time.Time, opts Options) []Kind {
+	var out []Kind
+	for _, k := range kindsFor(table) {
+		if _, err := PlanFor(k, seen, now, opts); err == nil {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// keyOf copies the primary key from the item, refusing an item that lacks
+// part of it: an UpdateItem with a partial key cannot address anything.
+func keyOf(table data.TableID, seen data.Item) (data.Item, error) {
+	s, ok := data.Schema(table)
+	if !ok {
+		return nil, fmt.Errorf("unknown table %q", table)
+	}
+	key := data.KeyOf(table, seen)
+	for _, ka := range s.KeyNames() {
+		if key[ka] == nil {
+			return nil, fmt.Errorf("the item has no %s (part of the table's key), so it cannot be addressed", ka)
+		}
+	}
+	for _, ka := range []*data.KeyAttr{&s.PK, s.SK} {
+		if ka == nil {
+			continue
+		}
+		if got := data.TypeName(key[ka.Name]); got != string(ka.Type) {
+			return nil, fmt.Errorf("the item's %s is %s, but the table's key type is %s", ka.Name, got, ka.Type)
+		}
+	}
+	return key, nil
+}
+
+// firstFailing returns the first clause that does not hold on item.
+func firstFailing(clauses []Clause, item data.Item) (Clause, bool) {
+	for _, c := range clauses {
+		if !c.Holds(item) {
+			return c, true
+		}
+	}
+	return Clause{}, false
+}
+
+// requireScalar refuses to pin an attribute whose seen value is a list, map
+// or set: a malformed item is shown, not written to.
+func requireScalar(seen data.Item, attrs ...string) error {
+	for _, a := range attrs {
+		if v, ok := seen[a]; ok && v != nil && !pinnable(v) {
+			return fmt.Errorf("%s holds a %s where a single value belongs; fix the item by hand", a, data.TypeName(v))
+		}
+	}
+	return nil
+}

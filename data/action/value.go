@@ -1,0 +1,236 @@
+package action
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/data"
+)
+
+// This file evaluates, in Go, the few comparisons our condition expressions
+// use, with DynamoDB's semantics: numbers compare by value ("1.0" = "1"),
+// strings and binaries byte by byte, and a comparison between different types
+// (or with a missing attribute) is simply false. The executor uses it to say
+// which clause of a failed condition no longer holds; PlanFor uses it to
+// check that a plan's guard holds on the item the operator saw.
+
+// maxNumberLen bounds the text we hand to big.Float. DynamoDB numbers have at
+// most 38 significant digits, so anything longer did not come from DynamoDB.
+const maxNumberLen = 64
+
+func parseNumber(s string) (*big.Float, bool) {
+	if len(s) == 0 || len(s) > maxNumberLen {
+		return nil, false
+	}
+	// 200 bits of mantissa hold more than 38 decimal digits, so two distinct
+	// DynamoDB numbers never compare equal after conversion.
+	f, _, err := big.ParseFloat(strings.TrimSpace(s), 10, 200, big.ToNearestEven)
+	if err != nil {
+		return nil, false
+	}
+	return f, true
+}
+
+// avEqual reports whether a and b are equal the way DynamoDB's "=" sees it.
+func avEqual(a, b types.AttributeValue) bool {
+	switch x := a.(type) {
+	case *types.AttributeValueMemberS:
+		y, ok := b.(*types.AttributeValueMemberS)
+		return ok && x.Value == y.Value
+	case *types.AttributeValueMemberN:
+		y, ok := b.(*types.AttributeValueMemberN)
+		if !ok {
+			return false
+		}
+		fx, okx := parseNumber(x.Value)
+		fy, oky := parseNumber(y.Value)
+		if !okx || !oky {
+			return x.Value == y.Value
+		}
+		return fx.Cmp(fy) == 0
+	case *types.AttributeValueMemberB:
+		y, ok := b.(*types.AttributeValueMemberB)
+		return ok && bytes.Equal(x.Value, y.Value)
+	case *types.AttributeValueMemberBOOL:
+		y, ok := b.(*types.AttributeValueMemberBOOL)
+		return ok && x.Value == y.Value
+	case *types.AttributeValueMemberNULL:
+		_, ok := b.(*types.AttributeValueMemberNULL)
+		return ok
+	}
+	// Lists, maps and sets are never pinned (see pinnable), so they never
+	// reach here from a guard; treat them as unequal rather than guess.
+	return false
+}
+
+// avCompare orders a against b for "<" and ">". ok is false when the two
+// cannot be ordered (different or unordered types, or a missing value), in
+// which case DynamoDB evaluates the comparison as false.
+func avCompare(a, b types.AttributeValue) (cmp int, ok bool) {
+	switch x := a.(type) {
+	case *types.AttributeValueMemberS:
+		y, ok := b.(*types.AttributeValueMemberS)
+		if !ok {
+			return 0, false
+		}
+		return strings.Compare(x.Value, y.Value), true
+	case *types.AttributeValueMemberN:
+		y, ok := b.(*types.AttributeValueMemberN)
+		if !ok {
+			return 0, false
+		}
+		fx, okx := parseNumber(x.Value)
+		fy, oky := parseNumber(y.Value)
+		if !okx || !oky {
+			return 0, false
+		}
+		return fx.Cmp(fy), true
+	case *types.AttributeValueMemberB:
+		y, ok := b.(*types.AttributeValueMemberB)
+		if !ok {
+			return 0, false
+		}
+		return bytes.Compare(x.Value, y.Value), true
+	}
+	return 0, false
+}
+
+// pinnable reports whether a seen value can be pinned with "=": scalars only.
+// A list or map where a scalar belongs is a malformed item; refusing is
+// clearer than a condition DynamoDB might reject.
+func pinnable(v types.AttributeValue) bool {
+	switch v.(type) {
+	case *types.AttributeValueMemberS, *types.AttributeValueMemberN,
+		*types.AttributeValueMemberB, *types.AttributeValueMemberBOOL,
+		*types.AttributeValueMemberNULL:
+		return true
+	}
+	return false
+}
+
+func str(item data.Item, name string) (string, bool) {
+	if s, ok := item[name].(*types.AttributeValueMemberS); ok {
+		return s.Value, true
+	}
+	return "", false
+}
+
+func num(item data.Item, name string) (float64, bool) {
+	n, ok := item[name].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(n.Value), 64)
+	if err != nil {
+		return 0, false
+	}
+	return f, true
+}
+
+// integer reads an N attribute holding a whole number.
+func integer(item data.Item, name string) (int64, bool) {
+	n, ok := item[name].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.ParseInt(strings.TrimSpace(n.Value), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return i, true
+}
+
+func sv(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+func nv(i int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(i, 10)}
+}
+
+// maxShown bounds how much of one value a message or a Change shows.
+const maxShown = 80
+
+// show renders a value for a human, one line, type visible where it matters
+// ("absent", quoted strings only when they would be ambiguous). It is plain
+// text: the UI still passes it through its sanitiser.
+func show(v types.AttributeValue) string {
+	switch x := v.(type) {
+	case nil:
+		return "absent"
+	case *types.AttributeValueMemberS:
+		if x.Value == "" {
+			return `""`
+		}
+		return clip(x.Value)
+	case *types.AttributeValueMemberN:
+		return clip(x.Value)
+	case *types.AttributeValueMemberBOOL:
+		return strconv.FormatBool(x.Value)
+	case *types.AttributeValueMemberNULL:
+		return "null"
+	case *types.AttributeValueMemberB:
+		return clip("b64:" + base64.StdEncoding.EncodeToString(x.Value))
+	case *types.AttributeValueMemberL:
+		return fmt.Sprintf("list of %d", len(x.Value))
+	case *types.AttributeValueMemberM:
+		return fmt.Sprintf("map of %d", len(x.Value))
+	case *types.AttributeValueMemberSS:
+		return fmt.Sprintf("string set of %d", len(x.Value))
+	case *types.AttributeValueMemberNS:
+		return fmt.Sprintf("number set of %d", len(x.Value))
+	case *types.AttributeValueMemberBS:
+		return fmt.Sprintf("binary set of %d", len(x.Value))
+	}
+	return data.TypeName(v)
+}
+
+func clip(s string) string {
+	if len(s) <= maxShown {
+		return s
+	}
+	cut := maxShown
+	for cut > 0 && (s[cut]&0xC0) == 0x80 { // back up to a rune boundary
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// showTime renders an instant for a message: the clock time when it is today,
+// the date too otherwise. Local time, because that is what the operator reads.
+func showTime(t, now time.Time) string {
+	t, now = t.Local(), now.Local()
+	if t.Year() == now.Year() && t.YearDay() == now.YearDay() {
+		return t.Format("15:04:05")
+	}
+	return t.Format("2006-01-02 15:04:05")
+}
+
+// attrTime reads a time attribute: an ISO 8601 string or unix seconds.
+func attrTime(item data.Item, name string) (time.Time, bool) {
+	switch x := item[name].(type) {
+	case *types.AttributeValueMemberS:
+		t, _, err := data.ParseTime(x.Value)
+		return t, err == nil
+	case *types.AttributeValueMemberN:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x.Value), 64)
+		if err != nil || f <= 0 || f > 1e11 {
+			return time.Time{}, false
+		}
+		return time.Unix(int64(f), 0), true
+	}
+	return time.Time{}, false
+}
+
+// since renders " since 12:04:11" from a time attribute, or "" when the item
+// does not carry a readable one.
+func since(item data.Item, attr string, now time.Time) string {
+	if t, ok := attrTime(item, attr); ok {
+		return " since " + showTime(t, now)
+	}
+	return ""
+}
