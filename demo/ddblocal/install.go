@@ -114,6 +114,10 @@ func Install(ctx context.Context) (string, error) {
 	return final, nil
 }
 
+// ErrNoNpm is wrapped by Install's error when the emulator must be
+// downloaded and npm is not installed.
+var ErrNoNpm = errors.New("npm is not installed")
+
 // fetchTarball puts the pinned npm tarball into dir and returns its path.
 func fetchTarball(ctx context.Context, dir string) (string, error) {
 	if src := os.Getenv(TarballEnv); src != "" {
@@ -121,7 +125,7 @@ func fetchTarball(ctx context.Context, dir string) (string, error) {
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return "", fmt.Errorf("DynamoDB Local is not installed and npm is missing: install Node.js/npm (e.g. `apt-get install npm` on Debian), or put %s@%s's tarball at $%s", npmPackage, npmVersion, TarballEnv)
+		return "", fmt.Errorf("DynamoDB Local is not installed yet and %w: install npm (e.g. `apt-get install npm` on Debian), or point $%s at %s-%s.tgz", ErrNoNpm, TarballEnv, npmPackage, npmVersion)
 	}
 	spec := npmPackage + "@" + npmVersion
 	cmd := exec.CommandContext(ctx, npm, "pack", spec, "--ignore-scripts", "--silent", "--pack-destination", dir)

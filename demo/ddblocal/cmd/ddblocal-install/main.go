@@ -1,9 +1,13 @@
 // Command ddblocal-install makes sure Java 17+ and DynamoDB Local are ready
-// (`make deps` runs it) and prints the emulator directory.
+// and prints the emulator directory. `make deps` runs it and uses the exit
+// code to decide what to install with apt-get:
+//
+//	0 ready, 1 other failure, 3 no Java 17+, 4 npm missing (needed once).
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -16,11 +20,14 @@ func main() {
 	defer cancel()
 	if _, err := ddblocal.FindJava(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "ddblocal-install:", err)
-		os.Exit(1)
+		os.Exit(3)
 	}
 	dir, err := ddblocal.Install(ctx)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ddblocal-install:", err)
+		if errors.Is(err, ddblocal.ErrNoNpm) {
+			os.Exit(4)
+		}
 		os.Exit(1)
 	}
 	fmt.Println(dir)

