@@ -1,0 +1,207 @@
+// Package detail is the item detail view: every attribute with its DynamoDB
+// type, maps and lists as an indented tree, long values wrapped, scrollable,
+// secrets masked until revealed, problems found by the data layer flagged
+// beside the attribute. All text passes through views/inert.
+//
+// Update handles the scroll keys (up/down/top/bottom/page), Copy (copies the
+// item as JSON through OSC 52 — masked unless revealed — and reports a
+// CopiedMsg) and Reveal (toggles secrets for this item only). The owner
+// should route those keys here rather than handle them itself.
+package detail
+
+import (
+	"maps"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/keymap"
+	"opsdeck/themes"
+	"opsdeck/views/inert"
+)
+
+// Options configures a detail view.
+type Options struct {
+	Title string // raw; sanitised when drawn
+	Theme themes.Theme
+	// Mask returns the masked form of a secret string value.
+	Mask MaskFunc
+	// Reveal shows secrets unmasked (per item: a new item starts masked
+	// unless the owner says otherwise).
+	Reveal bool
+	// Problems maps an attribute name to a note, e.g. "wrong type: want N,
+	// got S"; shown under the attribute (or as a missing attribute).
+	Problems map[string]string
+	// First lists attributes to show before the alphabetical rest, e.g. the
+	// table's key attributes.
+	First []string
+}
+
+// Model is the detail view.
+type Model struct {
+	item   map[string]types.AttributeValue
+	opts   Options
+	width  int
+	height int
+	lines  []string // rendered, each exactly width cells
+	offset int
+}
+
+// New returns a detail view of item. Call SetSize before View.
+func New(item map[string]types.AttributeValue, opts Options) Model {
+	m := Model{item: item, opts: opts}
+	m.opts.Problems = maps.Clone(opts.Problems)
+	m.rebuild()
+	return m
+}
+
+// SetSize sets the outer size; View returns exactly h lines of w cells.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = max(w, 0), max(h, 0)
+	m.rebuild()
+}
+
+// SetItem replaces the item (e.g. a stream update), keeping the scroll
+// position.
+func (m *Model) SetItem(item map[string]types.AttributeValue) {
+	m.item = item
+	m.rebuild()
+}
+
+// Item returns the item shown.
+func (m Model) Item() map[string]types.AttributeValue { return m.item }
+
+// SetProblems replaces the problem notes.
+func (m *Model) SetProblems(p map[string]string) {
+	m.opts.Problems = maps.Clone(p)
+	m.rebuild()
+}
+
+// SetTitle replaces the title.
+func (m *Model) SetTitle(t string) { m.opts.Title = t }
+
+// SetTheme restyles the view.
+func (m *Model) SetTheme(th themes.Theme) { m.opts.Theme = th; m.rebuild() }
+
+// SetReveal shows or masks secrets.
+func (m *Model) SetReveal(v bool) { m.opts.Reveal = v; m.rebuild() }
+
+// Revealed reports whether secrets are shown.
+func (m Model) Revealed() bool { return m.opts.Reveal }
+
+// Offset is the first content line shown; Lines the number of content lines.
+func (m Model) Offset() int { return m.offset }
+func (m Model) Lines() int  { return len(m.lines) }
+
+// CopyText is what Copy puts on the clipboard: the item as JSON, secrets
+// masked unless revealed.
+func (m Model) CopyText() (text string, masked bool, err error) {
+	if m.opts.Reveal || m.opts.Mask == nil {
+		t, err := JSON(m.item)
+		return t, false, err
+	}
+	t, err := JSONMasked(m.item, m.opts.Mask)
+	return t, true, err
+}
+
+func (m Model) bodyHeight() int { return max(m.height-1, 0) }
+
+func (m *Model) rebuild() {
+	if m.width <= 0 {
+		m.lines = nil
+		return
+	}
+	m.lines = render(flatten(m.item, m.opts), m.width, m.opts.Theme)
+	m.clamp()
+}
+
+func (m *Model) clamp() {
+	m.offset = min(m.offset, len(m.lines)-m.bodyHeight())
+	m.offset = max(m.offset, 0)
+}
+
+// ScrollDown and ScrollUp move the view by n lines.
+func (m *Model) ScrollDown(n int) { m.offset += n; m.clamp() }
+func (m *Model) ScrollUp(n int)   { m.offset -= n; m.clamp() }
+
+// Update handles scrolling, Copy and Reveal.
+func (m Model) Update(msg tea.Msg, km keymap.Map) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		page := max(m.bodyHeight()-1, 1)
+		switch {
+		case key.Matches(msg, km.Up):
+			m.ScrollUp(1)
+		case key.Matches(msg, km.Down):
+			m.ScrollDown(1)
+		case key.Matches(msg, km.PageUp):
+			m.ScrollUp(page)
+		case key.Matches(msg, km.PageDown):
+			m.ScrollDown(page)
+		case key.Matches(msg, km.Top):
+			m.offset = 0
+		case key.Matches(msg, km.Bottom):
+			m.offset = len(m.lines)
+			m.clamp()
+		case key.Matches(msg, km.Reveal):
+			m.SetReveal(!m.opts.Reveal)
+		case key.Matches(msg, km.Copy):
+			text, masked, err := m.CopyText()
+			if err != nil {
+				return m, func() tea.Msg { return CopiedMsg{Err: err} }
+			}
+			n := len(text)
+			return m, tea.Batch(CopyCmd(text), func() tea.Msg { return CopiedMsg{Bytes: n, Masked: masked} })
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.ScrollUp(3)
+		case tea.MouseWheelDown:
+			m.ScrollDown(3)
+		}
+	}
+	return m, nil
+}
+
+// View renders the title line and the visible part of the tree: exactly
+// height lines of width cells.
+func (m Model) View() string {
+	if m.height <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(m.titleLine())
+	body := m.bodyHeight()
+	blank := strings.Repeat(" ", m.width)
+	for i := 0; i < body; i++ {
+		b.WriteByte('\n')
+		if j := m.offset + i; j < len(m.lines) {
+			b.WriteString(m.lines[j])
+		} else {
+			b.WriteString(blank)
+		}
+	}
+	return b.String()
+}
+
+func (m Model) titleLine() string {
+	th := m.opts.Theme
+	pos := ""
+	if n := len(m.lines); n > m.bodyHeight() {
+		last := min(m.offset+m.bodyHeight(), n)
+		pos = " " + strconv.Itoa(m.offset+1) + "–" + strconv.Itoa(last) + "/" + strconv.Itoa(n)
+	}
+	if m.opts.Reveal {
+		pos = " [secrets shown]" + pos
+	}
+	posW := inert.Width(pos)
+	if posW >= m.width {
+		pos, posW = "", 0
+	}
+	title := inert.Pad(m.opts.Title, m.width-posW)
+	return th.Title.Render(title) + th.Muted.Render(pos)
+}
