@@ -1,0 +1,52 @@
+// Package stream tails DynamoDB Streams: one reader per table, one poller
+// per shard, every change handed to a Sink exactly once and in order per key.
+//
+// How it reads: DescribeTable gives the stream ARN (no stream: Health
+// "polling", the UI re-queries instead). DescribeStream, paged with
+// ExclusiveStartShardId, gives the shards and their lineage. At start the
+// leaf shards are read from LATEST; a shard found later (the child of one we
+// were reading) from TRIM_HORIZON, and only after its parent was read to the
+// end, so per-key order holds across a split. A closed shard (no
+// NextShardIterator) sends the table reader looking for its children
+// (ShardFilter CHILD_SHARDS, else a full describe), with backoff while none
+// exist yet. Each shard is polled every PollInterval (never more than 4
+// calls/s), and again as soon as allowed after a full batch.
+//
+// Exactly once: each shard reader remembers the last sequence number it
+// delivered (compared as big integers), resumes AFTER_SEQUENCE_NUMBER it
+// whenever it needs a new iterator, and drops anything at or below it.
+//
+// Faults: the SDK's own retries are switched off per call, so failures reach
+// the reader, which backs off with jitter and reports "reconnecting", then
+// "live" when a call succeeds again. ExpiredIterator (and DynamoDB Local's
+// "Invalid ShardIterator") → a new iterator after the last delivered record;
+// TrimmedDataAccess → TRIM_HORIZON and a "gap" notice; ResourceNotFound on a
+// shard → rediscovery; stream disabled or table deleted → "off".
+//
+// What DynamoDB Local (2.x, the tests' server) does, found by probing it:
+//   - A stream has exactly one shard ("shardId-000000017952…-7e39cb53", no
+//     parent) and it did not roll over during our runs, so lineage code is
+//     exercised by unit-level reasoning more than by the emulator.
+//   - Sequence numbers are a per-stream counter padded to 21 digits
+//     ("000000000000000000001"), starting at 1 for the first write.
+//   - Iterators are stateless ("<arn>|001|base64(shard|seq|millis)"): an old
+//     iterator can be reused and yields the same records again, which is why
+//     dedupe by sequence number is required. Whether they expire after 15
+//     minutes as on AWS was not verified (too slow to probe).
+//   - GetShardIterator for an unknown shard: ResourceNotFoundException
+//     "Shard does not exist". GetRecords with a garbled iterator:
+//     ValidationException "Invalid ShardIterator" (AWS would say
+//     ExpiredIterator or the like; treated the same).
+//   - AFTER_SEQUENCE_NUMBER past the end of the shard: HTTP 500
+//     InternalFailure (treated as transient).
+//   - DescribeStream accepts ShardFilter CHILD_SHARDS without error.
+//   - ApproximateCreationDateTime is truncated to the minute.
+//   - Disabling the stream: DescribeTable keeps LatestStreamArn but drops
+//     StreamSpecification; DescribeStream says DISABLED and the shard gets an
+//     EndingSequenceNumber; GetRecords returns no NextShardIterator (closed).
+//   - Deleting the table: DescribeTable says ResourceNotFound, but
+//     DescribeStream and GetRecords on its stream keep succeeding — hence
+//     the periodic table check (Options.TableCheckInterval).
+//   - Restarted with the same -dbPath: same stream ARN, same shard id, same
+//     sequence numbers and records; old iterators keep working.
+package stream

@@ -1,0 +1,106 @@
+package stream
+
+import (
+	"sync"
+	"time"
+
+	"opsdeck/data"
+)
+
+// gapHold is how long a "gap" notice stays up before a healthy poll may
+// replace it with "live": long enough for the status bar to show it.
+const gapHold = 5 * time.Second
+
+// healthTracker folds the state of one table's shard readers (and its
+// manager, under the name "") into one State and reports changes only, so
+// the sink sees "reconnecting" once per outage, not once per failed call.
+type healthTracker struct {
+	mu      sync.Mutex
+	table   data.TableID
+	sink    Sink
+	clock   func() time.Time
+	state   State
+	gapAt   time.Time
+	failing map[string]string // reader name → what went wrong
+	// pending readers have not yet completed their first poll; "live" waits
+	// for them, so a caller that sees "live" knows every shard is being read
+	// and a write made now will be delivered.
+	pending map[string]bool
+	final   bool // "off" or "polling": nothing more to say
+}
+
+func newHealthTracker(table data.TableID, sink Sink, clock func() time.Time) *healthTracker {
+	return &healthTracker{table: table, sink: sink, clock: clock, failing: map[string]string{}, pending: map[string]bool{}}
+}
+
+func (h *healthTracker) emitLocked(s State, detail string) {
+	h.state = s
+	h.sink.Health(Health{Table: h.table, State: s, Detail: detail, At: h.clock()})
+}
+
+// failed records that reader name's last call failed.
+func (h *healthTracker) failed(name, detail string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.final {
+		return
+	}
+	h.failing[name] = detail
+	if h.state != StateReconnecting {
+		h.emitLocked(StateReconnecting, detail)
+	}
+}
+
+// ok records that reader name's last call succeeded.
+func (h *healthTracker) ok(name string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.final {
+		return
+	}
+	delete(h.failing, name)
+	delete(h.pending, name)
+	if len(h.failing) > 0 || len(h.pending) > 0 || h.state == StateLive {
+		return
+	}
+	if h.state == StateGap && h.clock().Sub(h.gapAt) < gapHold {
+		return
+	}
+	h.emitLocked(StateLive, "")
+}
+
+// starting registers a reader that has not polled yet.
+func (h *healthTracker) starting(name string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.pending[name] = true
+}
+
+// forget drops a reader that has finished (its shard closed or vanished).
+func (h *healthTracker) forget(name string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.failing, name)
+	delete(h.pending, name)
+}
+
+func (h *healthTracker) gap(detail string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.final {
+		return
+	}
+	h.gapAt = h.clock()
+	h.emitLocked(StateGap, detail)
+}
+
+// terminal reports "off" or "polling"; later reports are ignored.
+func (h *healthTracker) terminal(s State, detail string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.final {
+		return
+	}
+	h.final = true
+	h.emitLocked(s, detail)
+}

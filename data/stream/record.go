@@ -1,0 +1,61 @@
+package stream
+
+import (
+	"time"
+
+	"opsdeck/data"
+)
+
+// Record is one change read from a table's stream, converted to the plain
+// dynamodb attribute types the rest of opsdeck uses.
+type Record struct {
+	Table     data.TableID // logical id
+	TableName string       // physical name
+	EventName string       // INSERT | MODIFY | REMOVE
+	// Keys is always present. Old and New are present as far as the stream's
+	// view type allows (KEYS_ONLY: neither; NEW_IMAGE: New only; OLD_IMAGE:
+	// Old only; NEW_AND_OLD_IMAGES: both, except Old on INSERT and New on
+	// REMOVE).
+	Keys, Old, New data.Item
+	ApproxTime     time.Time
+	// TTL is true when DynamoDB itself deleted the item because its TTL
+	// attribute expired (userIdentity Service / dynamodb.amazonaws.com).
+	TTL   bool
+	Seq   string // sequence number within the shard
+	Shard string // shard id
+}
+
+// State is a table's stream health as the status bar shows it.
+type State string
+
+const (
+	// StateLive: every open shard of the table's stream answered its last poll.
+	StateLive State = "live"
+	// StatePolling: the table has no stream; callers re-query instead.
+	StatePolling State = "polling"
+	// StateReconnecting: a call failed (throttling, 5xx, connection); the
+	// reader is backing off and will retry.
+	StateReconnecting State = "reconnecting"
+	// StateGap: records were trimmed from the stream before they were read,
+	// so some changes may be missing. Reading continues.
+	StateGap State = "gap"
+	// StateOff: the reader for this table has stopped (stream disabled,
+	// table deleted); Detail says why.
+	StateOff State = "off"
+)
+
+// Health reports a change of one table's stream state.
+type Health struct {
+	Table  data.TableID
+	State  State
+	Detail string
+	At     time.Time
+}
+
+// Sink receives records and health changes. Both methods are called from the
+// reader's goroutines (possibly several at once, one per shard) and must not
+// block for long: a slow sink delays polling of that shard.
+type Sink interface {
+	Records([]Record)
+	Health(Health)
+}

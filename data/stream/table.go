@@ -1,0 +1,526 @@
+package stream
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	st "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+
+	"opsdeck/data"
+)
+
+// tableReader manages one table's stream: it discovers shards, keeps the
+// lineage, starts one shardReader per shard (parents before children) and
+// decides what to do when a shard closes or disappears. Only its own
+// goroutine touches its maps; shard readers talk to it through events.
+type tableReader struct {
+	t      *Tailer
+	id     data.TableID
+	name   string
+	sink   Sink
+	health *healthTracker
+
+	arn    string
+	shards map[string]*shardInfo
+	// waiting holds closed shards whose children have not appeared yet.
+	waiting map[string]*childWait
+	events  chan shardEnd
+	wg      sync.WaitGroup
+	// filterUnsupported: the server rejected DescribeStream's ShardFilter,
+	// so child discovery uses a full describe.
+	filterUnsupported bool
+}
+
+type shardStatus int
+
+const (
+	shardIdle    shardStatus = iota // known, not read yet (waits for its parent)
+	shardReading                    // a shardReader runs
+	shardDone                       // read to its end, or history from before we started
+)
+
+type shardInfo struct {
+	id, parent string
+	status     shardStatus
+	start      position
+	lastSeq    string // last sequence number delivered from this shard
+	floor      string // never deliver at or below this (see adopt)
+	restarts   backoff
+}
+
+type childWait struct {
+	due time.Time
+	bo  backoff
+}
+
+type endReason int
+
+const (
+	endClosed   endReason = iota // NextShardIterator absent: read to the end
+	endNotFound                  // the shard (or stream) is unknown to the server
+	endCanceled
+	endPanic
+)
+
+type shardEnd struct {
+	id      string
+	why     endReason
+	lastSeq string
+	err     error
+}
+
+func newTableReader(t *Tailer, id data.TableID, name string, sink Sink, h *healthTracker) *tableReader {
+	h.starting("")
+	return &tableReader{
+		t: t, id: id, name: name, sink: sink, health: h,
+		shards:  map[string]*shardInfo{},
+		waiting: map[string]*childWait{},
+		events:  make(chan shardEnd, 64),
+	}
+}
+
+func (r *tableReader) logf(format string, args ...any) {
+	r.t.opts.Logf("stream %s: "+format, append([]any{r.name}, args...)...)
+}
+
+func (r *tableReader) newBackoff() backoff {
+	return backoff{base: 100 * time.Millisecond, max: r.t.opts.MaxBackoff}
+}
+
+func (r *tableReader) run(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer func() {
+		if p := recover(); p != nil {
+			r.logf("internal error: %v", p)
+			r.health.terminal(StateOff, fmt.Sprintf("internal error in the stream reader: %v", p))
+		}
+		cancel()
+		r.wg.Wait()
+	}()
+	if !r.open(ctx) {
+		return
+	}
+	check := time.NewTicker(r.t.opts.TableCheckInterval)
+	defer check.Stop()
+	wake := time.NewTimer(time.Hour)
+	defer wake.Stop()
+	for {
+		wake.Reset(r.nextDue())
+		select {
+		case <-ctx.Done():
+			return
+		case ev := <-r.events:
+			if !r.onEnd(ctx, ev) {
+				return
+			}
+		case <-check.C:
+			if !r.checkTable(ctx) {
+				return
+			}
+		case <-wake.C:
+			if !r.findChildren(ctx) {
+				return
+			}
+		}
+	}
+}
+
+// nextDue is how long until the earliest child discovery is due.
+func (r *tableReader) nextDue() time.Duration {
+	d := time.Hour
+	now := time.Now()
+	for _, w := range r.waiting {
+		if dd := w.due.Sub(now); dd < d {
+			d = dd
+		}
+	}
+	if d < 0 {
+		d = 0
+	}
+	return d
+}
+
+// open finds the stream and starts reading its leaf shards from LATEST. It
+// returns false when this table will not be tailed (no stream: "polling";
+// table or stream gone: "off") or ctx ended.
+func (r *tableReader) open(ctx context.Context) bool {
+	bo := r.newBackoff()
+	for {
+		arn, ok, retry := r.currentStream(ctx)
+		if !ok {
+			return false
+		}
+		if !retry {
+			shards, status, err := r.t.streamShards(ctx, arn, nil)
+			switch {
+			case err == nil && streamEnded(status):
+				r.health.terminal(StateOff, fmt.Sprintf("the stream of %s is %s", r.name, status))
+				return false
+			case err == nil:
+				r.arn = arn
+				r.health.ok("")
+				r.startAtLatest(ctx, shards)
+				return true
+			case classify(ctx, err) == faultCanceled:
+				return false
+			default:
+				r.health.failed("", "DescribeStream: "+describeErr(err))
+				r.logf("describe stream: %v", err)
+			}
+		}
+		if !sleepCtx(ctx, bo.next()) {
+			return false
+		}
+	}
+}
+
+// currentStream reads DescribeTable. ok=false means stop (terminal health
+// already reported, or ctx ended); retry=true means a transient failure.
+func (r *tableReader) currentStream(ctx context.Context) (arn string, ok, retry bool) {
+	out, err := r.t.describeTable(ctx, r.name)
+	if err != nil {
+		switch classify(ctx, err) {
+		case faultCanceled:
+			return "", false, false
+		case faultNotFound:
+			r.health.terminal(StateOff, fmt.Sprintf("table %s does not exist", r.name))
+			return "", false, false
+		}
+		r.health.failed("", "DescribeTable: "+describeErr(err))
+		r.logf("describe table: %v", err)
+		return "", true, true
+	}
+	tbl := out.Table
+	if tbl == nil || tbl.TableStatus == ddbtypes.TableStatusDeleting {
+		r.health.terminal(StateOff, fmt.Sprintf("table %s is being deleted", r.name))
+		return "", false, false
+	}
+	spec := tbl.StreamSpecification
+	if spec == nil || !aws.ToBool(spec.StreamEnabled) || aws.ToString(tbl.LatestStreamArn) == "" {
+		if r.arn == "" {
+			r.health.terminal(StatePolling, fmt.Sprintf("%s has no stream: re-querying instead", r.name))
+		} else {
+			r.health.terminal(StateOff, fmt.Sprintf("the stream of %s was disabled", r.name))
+		}
+		return "", false, false
+	}
+	return aws.ToString(tbl.LatestStreamArn), true, false
+}
+
+func streamEnded(s st.StreamStatus) bool {
+	return s == st.StreamStatusDisabled || s == st.StreamStatusDisabling
+}
+
+// startAtLatest is the first look at a stream: the shards that exist are
+// history, except the leaves, which are read from LATEST.
+func (r *tableReader) startAtLatest(ctx context.Context, shards []st.Shard) {
+	hasChild := map[string]bool{}
+	for _, s := range shards {
+		if p := aws.ToString(s.ParentShardId); p != "" {
+			hasChild[p] = true
+		}
+	}
+	for _, s := range shards {
+		id := aws.ToString(s.ShardId)
+		info := &shardInfo{id: id, parent: aws.ToString(s.ParentShardId), status: shardDone, restarts: r.newBackoff()}
+		r.shards[id] = info
+		if !hasChild[id] {
+			info.start = position{typ: st.ShardIteratorTypeLatest}
+			r.startShard(ctx, info, 0)
+		}
+	}
+	r.logf("reading %d leaf shard(s) of %d from LATEST", len(shards)-len(hasChild), len(shards))
+}
+
+// merge adds shards not seen before; they are read from TRIM_HORIZON (a
+// child of a shard we were reading must not lose what was written between
+// the two) once their parent is done. It reports whether any shard in
+// shards is a child of parent.
+func (r *tableReader) merge(ctx context.Context, shards []st.Shard, parent string) (found bool) {
+	for _, s := range shards {
+		id := aws.ToString(s.ShardId)
+		p := aws.ToString(s.ParentShardId)
+		if parent != "" && p == parent {
+			found = true
+		}
+		if _, known := r.shards[id]; known || id == "" {
+			continue
+		}
+		r.shards[id] = &shardInfo{id: id, parent: p, status: shardIdle,
+			start: position{typ: st.ShardIteratorTypeTrimHorizon}, restarts: r.newBackoff()}
+	}
+	r.schedule(ctx)
+	return found
+}
+
+// schedule starts every idle shard whose parent is done (or unknown to us:
+// trimmed away, or from before we started).
+func (r *tableReader) schedule(ctx context.Context) {
+	for _, info := range r.shards {
+		if info.status != shardIdle {
+			continue
+		}
+		if p, ok := r.shards[info.parent]; ok && p.status != shardDone {
+			continue
+		}
+		r.startShard(ctx, info, 0)
+	}
+}
+
+func (r *tableReader) startShard(ctx context.Context, info *shardInfo, delay time.Duration) {
+	info.status = shardReading
+	sr := &shardReader{
+		t: r.t, tr: r, id: info.id, arn: r.arn,
+		start: info.start, lastSeq: info.lastSeq, floor: info.floor, delay: delay,
+	}
+	r.health.starting(info.id)
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		ev := sr.run(ctx)
+		if ev.why == endCanceled {
+			return
+		}
+		select {
+		case r.events <- ev:
+		case <-ctx.Done():
+		}
+	}()
+}
+
+// onEnd handles a shard reader that stopped. false: stop the table reader.
+func (r *tableReader) onEnd(ctx context.Context, ev shardEnd) bool {
+	r.health.forget(ev.id)
+	info := r.shards[ev.id]
+	if info == nil {
+		return true
+	}
+	if ev.lastSeq != "" {
+		info.lastSeq = ev.lastSeq
+	}
+	switch ev.why {
+	case endClosed:
+		info.status = shardDone
+		r.logf("shard %s closed after %q; looking for its children", ev.id, info.lastSeq)
+		r.waiting[ev.id] = &childWait{due: time.Now(), bo: r.newBackoff()}
+		return r.findChildren(ctx)
+	case endPanic:
+		info.status = shardIdle
+		r.startShard(ctx, info, info.restarts.next())
+		return true
+	default: // endNotFound
+		return r.rediscover(ctx, info, ev.err)
+	}
+}
+
+// rediscover follows a ResourceNotFound on a shard: a full describe says
+// whether the shard is still there (restart it after a pause), gone (read
+// what replaced it), or the whole stream ended.
+func (r *tableReader) rediscover(ctx context.Context, info *shardInfo, cause error) bool {
+	r.logf("shard %s not found (%s); rediscovering", info.id, describeErr(cause))
+	shards, status, err := r.t.streamShards(ctx, r.arn, nil)
+	if err != nil {
+		switch classify(ctx, err) {
+		case faultCanceled:
+			return false
+		case faultNotFound:
+			return r.streamGone(ctx)
+		}
+		// Server trouble: try the same shard again later; its reader will
+		// report what it finds.
+		r.health.failed("", "DescribeStream: "+describeErr(err))
+		info.status = shardIdle
+		r.startShard(ctx, info, info.restarts.next())
+		return true
+	}
+	r.health.ok("")
+	still := false
+	for _, s := range shards {
+		if aws.ToString(s.ShardId) == info.id {
+			still = true
+		}
+	}
+	if still {
+		info.status = shardIdle
+		r.startShard(ctx, info, info.restarts.next())
+		r.merge(ctx, shards, "")
+		return true
+	}
+	if streamEnded(status) {
+		return r.streamGone(ctx)
+	}
+	info.status = shardDone
+	r.adopt(info, shards)
+	r.merge(ctx, shards, "")
+	return true
+}
+
+// adopt handles a shard that vanished without children (a restarted DynamoDB
+// Local can do this): new root shards of the same stream are read from
+// TRIM_HORIZON, but must not deliver again what the vanished shard already
+// delivered. Sequence numbers within one stream only grow, so the vanished
+// shard's last sequence number becomes their floor.
+func (r *tableReader) adopt(gone *shardInfo, shards []st.Shard) {
+	floor := gone.lastSeq
+	if seqAfter(gone.floor, floor) {
+		floor = gone.floor
+	}
+	if floor == "" {
+		return
+	}
+	for _, s := range shards {
+		id := aws.ToString(s.ShardId)
+		if _, known := r.shards[id]; known {
+			continue
+		}
+		if p := aws.ToString(s.ParentShardId); p == "" || r.shards[p] == nil || p == gone.id {
+			r.shards[id] = &shardInfo{id: id, parent: aws.ToString(s.ParentShardId), status: shardIdle,
+				start: position{typ: st.ShardIteratorTypeTrimHorizon}, floor: floor, restarts: r.newBackoff()}
+		}
+	}
+}
+
+// findChildren looks for the children of closed shards whose turn is due.
+func (r *tableReader) findChildren(ctx context.Context) bool {
+	now := time.Now()
+	for id, w := range r.waiting {
+		if w.due.After(now) {
+			continue
+		}
+		found, ended, err := r.children(ctx, id)
+		if err != nil {
+			switch classify(ctx, err) {
+			case faultCanceled:
+				return false
+			case faultNotFound:
+				return r.streamGone(ctx)
+			}
+			r.health.failed("", "DescribeStream: "+describeErr(err))
+			w.due = time.Now().Add(w.bo.next())
+			continue
+		}
+		r.health.ok("")
+		if found {
+			delete(r.waiting, id)
+			continue
+		}
+		if ended {
+			delete(r.waiting, id)
+			if !r.streamGone(ctx) {
+				return false
+			}
+			continue
+		}
+		// Children appear a moment after a parent closes: back off.
+		w.due = time.Now().Add(w.bo.next())
+	}
+	return true
+}
+
+// children asks for a closed shard's children: with ShardFilter
+// CHILD_SHARDS when the server takes it, else (or when it returns none, in
+// case the server ignored the filter) with a full describe.
+func (r *tableReader) children(ctx context.Context, parent string) (found, ended bool, err error) {
+	if !r.filterUnsupported {
+		shards, status, ferr := r.t.streamShards(ctx, r.arn, &st.ShardFilter{Type: st.ShardFilterTypeChildShards, ShardId: aws.String(parent)})
+		switch {
+		case ferr == nil:
+			if r.merge(ctx, shards, parent) {
+				return true, false, nil
+			}
+			if streamEnded(status) {
+				return false, true, nil
+			}
+		case isUnsupported(ferr):
+			r.filterUnsupported = true
+			r.logf("server does not support ShardFilter (%s); using full describes", describeErr(ferr))
+		default:
+			return false, false, ferr
+		}
+	}
+	shards, status, err := r.t.streamShards(ctx, r.arn, nil)
+	if err != nil {
+		return false, false, err
+	}
+	if r.merge(ctx, shards, parent) {
+		return true, false, nil
+	}
+	return false, streamEnded(status), nil
+}
+
+// streamGone runs when our stream ended or vanished: it tells a deleted
+// table or disabled stream ("off") from a replaced stream (disabled and
+// enabled again: read the new one from its start). false: stop.
+func (r *tableReader) streamGone(ctx context.Context) bool {
+	arn, ok, retry := r.currentStream(ctx)
+	if !ok {
+		return false
+	}
+	if retry || arn == r.arn {
+		// Transient trouble, or the table still names this stream: look
+		// again at the next table check.
+		return true
+	}
+	r.logf("stream replaced: %s → %s; reading the new one from TRIM_HORIZON", r.arn, arn)
+	for id, info := range r.shards {
+		if info.status == shardReading {
+			// Still running on the old stream: it will end by itself; keep
+			// it so its end event finds it.
+			continue
+		}
+		delete(r.shards, id)
+	}
+	r.waiting = map[string]*childWait{}
+	r.arn = arn
+	shards, _, err := r.t.streamShards(ctx, arn, nil)
+	if err != nil {
+		r.health.failed("", "DescribeStream: "+describeErr(err))
+		return true
+	}
+	r.merge(ctx, shards, "")
+	return true
+}
+
+// checkTable notices a deleted table (DynamoDB Local keeps serving its
+// stream) and a replaced stream. Errors are only logged: the shard readers
+// report server trouble themselves.
+func (r *tableReader) checkTable(ctx context.Context) bool {
+	out, err := r.t.describeTable(ctx, r.name)
+	if err != nil {
+		switch classify(ctx, err) {
+		case faultCanceled:
+			return false
+		case faultNotFound:
+			r.health.terminal(StateOff, fmt.Sprintf("table %s was deleted", r.name))
+			return false
+		}
+		r.logf("table check: %v", err)
+		return true
+	}
+	if out.Table != nil && out.Table.TableStatus == ddbtypes.TableStatusDeleting {
+		r.health.terminal(StateOff, fmt.Sprintf("table %s was deleted", r.name))
+		return false
+	}
+	if out.Table != nil && aws.ToString(out.Table.LatestStreamArn) != r.arn {
+		return r.streamGone(ctx)
+	}
+	return true
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
