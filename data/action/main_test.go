@@ -1,0 +1,237 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/data"
+	"opsdeck/demo/ddblocal"
+)
+
+func TestMain(m *testing.M) { os.Exit(ddblocal.RunTests(m)) }
+
+// world is one test's private set of tables on the shared DynamoDB Local.
+type world struct {
+	t      *testing.T
+	ctx    context.Context
+	conn   *data.Conn
+	tables data.Tables
+	now    time.Time
+	exec   *Executor
+}
+
+var tableSeq atomic.Int64
+
+// newWorld connects to DynamoDB Local and creates the given tables from
+// data.Schemas() under a prefix no other test uses. The executor's clock is
+// fixed at w.now (whole seconds, as the sandbox table stores them).
+func newWorld(t *testing.T, ids ...data.TableID) *world {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	endpoint := ddblocal.TestEndpoint()
+	if endpoint == "" {
+		t.Fatal("no DynamoDB Local endpoint (TestMain must run ddblocal.RunTests)")
+	}
+	conn, err := data.ConnectLocal(ctx, endpoint)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	base, err := data.ResolveTables("dev", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := fmt.Sprintf("act%d-%d-", time.Now().UnixNano()%1e9, tableSeq.Add(1))
+	w := &world{t: t, ctx: ctx, conn: conn, tables: base.WithPrefix(prefix), now: time.Now().Truncate(time.Second)}
+	for _, id := range ids {
+		w.createTable(id)
+	}
+	w.exec = &Executor{Conn: conn, Tables: w.tables, Env: "dev", Now: func() time.Time { return w.now }}
+	return w
+}
+
+func (w *world) createTable(id data.TableID) {
+	w.t.Helper()
+	s := data.MustSchema(id)
+	defs := map[string]types.ScalarAttributeType{}
+	addDef := func(k data.KeyAttr) { defs[k.Name] = types.ScalarAttributeType(k.Type) }
+	keySchema := func(pk data.KeyAttr, sk *data.KeyAttr) []types.KeySchemaElement {
+		addDef(pk)
+		ks := []types.KeySchemaElement{{AttributeName: aws.String(pk.Name), KeyType: types.KeyTypeHash}}
+		if sk != nil {
+			addDef(*sk)
+			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(sk.Name), KeyType: types.KeyTypeRange})
+		}
+		return ks
+	}
+	in := &dynamodb.CreateTableInput{
+		TableName:   aws.String(w.tables.Name(id)),
+		KeySchema:   keySchema(s.PK, s.SK),
+		BillingMode: types.BillingModePayPerRequest,
+	}
+	for _, ix := range s.Indexes {
+		proj := &types.Projection{ProjectionType: types.ProjectionType(ix.Projection.Type)}
+		if len(ix.Projection.NonKey) > 0 {
+			proj.NonKeyAttributes = ix.Projection.NonKey
+		}
+		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, types.GlobalSecondaryIndex{
+			IndexName: aws.String(ix.Name), KeySchema: keySchema(ix.PK, ix.SK), Projection: proj,
+		})
+	}
+	for name, typ := range defs {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: typ})
+	}
+	if _, err := w.conn.DB.CreateTable(w.ctx, in); err != nil {
+		w.t.Fatalf("create table %s: %v", *in.TableName, err)
+	}
+	name := *in.TableName
+	w.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, _ = w.conn.DB.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+	})
+}
+
+func (w *world) put(id data.TableID, item data.Item) {
+	w.t.Helper()
+	if _, err := w.conn.DB.PutItem(w.ctx, &dynamodb.PutItemInput{TableName: aws.String(w.tables.Name(id)), Item: item}); err != nil {
+		w.t.Fatalf("put: %v", err)
+	}
+}
+
+// get reads an item strongly consistently (nil when absent).
+func (w *world) get(id data.TableID, key data.Item) data.Item {
+	w.t.Helper()
+	out, err := w.conn.DB.GetItem(w.ctx, &dynamodb.GetItemInput{TableName: aws.String(w.tables.Name(id)), Key: key, ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		w.t.Fatalf("get: %v", err)
+	}
+	return out.Item
+}
+
+// update applies a raw change behind the operator's back ("another writer").
+func (w *world) update(id data.TableID, key data.Item, expr string, names map[string]string, values data.Item) {
+	w.t.Helper()
+	in := &dynamodb.UpdateItemInput{TableName: aws.String(w.tables.Name(id)), Key: key, UpdateExpression: aws.String(expr), ExpressionAttributeNames: names}
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	if _, err := w.conn.DB.UpdateItem(w.ctx, in); err != nil {
+		w.t.Fatalf("concurrent writer: %v", err)
+	}
+}
+
+func (w *world) del(id data.TableID, key data.Item) {
+	w.t.Helper()
+	if _, err := w.conn.DB.DeleteItem(w.ctx, &dynamodb.DeleteItemInput{TableName: aws.String(w.tables.Name(id)), Key: key}); err != nil {
+		w.t.Fatalf("delete: %v", err)
+	}
+}
+
+// plan builds a plan from the item as stored now (what the operator sees).
+func (w *world) plan(kind Kind, key data.Item, opts Options) Plan {
+	w.t.Helper()
+	seen := w.get(kind.Table(), key)
+	if seen == nil {
+		w.t.Fatalf("no item to plan on")
+	}
+	if opts.Operator.User == "" {
+		opts.Operator = Operator{User: "tester@ci", Profile: "test"}
+	}
+	p, err := PlanFor(kind, seen, w.now, opts)
+	if err != nil {
+		w.t.Fatalf("PlanFor(%s): %v", kind, err)
+	}
+	return p
+}
+
+// ---- small value helpers for tests ----
+
+func S(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+func N(n int64) types.AttributeValue  { return nv(n) }
+
+func attrS(t *testing.T, it data.Item, name string) string {
+	t.Helper()
+	v, ok := it[name].(*types.AttributeValueMemberS)
+	if !ok {
+		t.Fatalf("%s: want S, got %s (%v)", name, data.TypeName(it[name]), it[name])
+	}
+	return v.Value
+}
+
+func attrN(t *testing.T, it data.Item, name string) string {
+	t.Helper()
+	v, ok := it[name].(*types.AttributeValueMemberN)
+	if !ok {
+		t.Fatalf("%s: want N, got %s (%v)", name, data.TypeName(it[name]), it[name])
+	}
+	return v.Value
+}
+
+// sameItem compares two items attribute by attribute with DynamoDB equality
+// (lists and maps recursively).
+func sameItem(a, b data.Item) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, va := range a {
+		if !sameValue(va, b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameValue(a, b types.AttributeValue) bool {
+	switch x := a.(type) {
+	case *types.AttributeValueMemberL:
+		y, ok := b.(*types.AttributeValueMemberL)
+		if !ok || len(x.Value) != len(y.Value) {
+			return false
+		}
+		for i := range x.Value {
+			if !sameValue(x.Value[i], y.Value[i]) {
+				return false
+			}
+		}
+		return true
+	case *types.AttributeValueMemberM:
+		y, ok := b.(*types.AttributeValueMemberM)
+		return ok && sameItem(x.Value, y.Value)
+	}
+	return avEqual(a, b)
+}
+
+// expectGuardFailure checks a Result is a guard failure on the named clause
+// with the given failure kind and a message containing want.
+func expectGuardFailure(t *testing.T, r Result, clause string, why Failure, want string) {
+	t.Helper()
+	if r.OK || !r.GuardFailed || r.Err != nil {
+		t.Fatalf("want guard failure, got OK=%v GuardFailed=%v Err=%v Message=%q", r.OK, r.GuardFailed, r.Err, r.Message)
+	}
+	if r.FailedClause != clause {
+		t.Errorf("failed clause = %q, want %q (message %q)", r.FailedClause, clause, r.Message)
+	}
+	if r.Failure != why {
+		t.Errorf("failure = %q, want %q (message %q)", r.Failure, why, r.Message)
+	}
+	// "…" in want stands for a part that varies (a local clock time).
+	rest := r.Message
+	for _, part := range strings.Split(want, "…") {
+		i := strings.Index(rest, part)
+		if i < 0 {
+			t.Errorf("message %q does not contain %q (in order)", r.Message, want)
+			return
+		}
+		rest = rest[i+len(part):]
+	}
+}
