@@ -1,0 +1,155 @@
+// Package config reads opsdeck's YAML config file. Decoding is strict: an
+// unknown key or a bad value is an error naming the file and line, because a
+// silently ignored typo in an operations tool (a misspelt `read_only`) is
+// worse than refusing to start.
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Config is the whole file, with defaults filled in.
+type Config struct {
+	// Path is the file this came from; empty when no file was read.
+	Path string
+
+	Env         string // fills {env} in table names; default "dev"
+	Profile     string
+	Region      string
+	EndpointURL string
+	Theme       string // dark, light, high-contrast or auto (default)
+	ReadOnly    bool
+	// Protected lists envs whose writes need a typed confirmation. prod
+	// (and production) are always protected, listed or not.
+	Protected []string
+	Envs      map[string]EnvConfig
+
+	// Tables maps a logical table id to a physical name. The ids are not
+	// checked here (config imports nothing of ours); main checks them with
+	// data.ResolveTables and reports TableLines[id].
+	Tables     map[string]string
+	TableLines map[string]int
+
+	// Keys maps an action name to its keys; keymap checks the action names
+	// and reports Keys[action].Line.
+	Keys map[string]KeySpec
+
+	Actions Actions
+	Stream  Stream
+
+	// Lines records where each set top-level key was, e.g. Lines["theme"],
+	// so later validation (a theme, an env) can point at the line too.
+	Lines map[string]int
+}
+
+// EnvConfig overrides the global settings for one env. Nil means "not set
+// here".
+type EnvConfig struct {
+	ReadOnly  *bool
+	Protected *bool
+	Line      int
+}
+
+// KeySpec is one rebinding from `keys:`.
+type KeySpec struct {
+	Keys []string
+	Line int
+}
+
+// Actions tunes guarded transitions.
+type Actions struct {
+	RetryMax        int // retries of a conditional write after a conflict
+	StaleRunMinutes int // a graph run PROCESSING longer than this is stale
+}
+
+// Stream tunes the live tail.
+type Stream struct {
+	PollInterval     time.Duration // GetRecords pacing
+	Buffer           int           // records kept in memory
+	FallbackInterval time.Duration // polling period when a table has no stream
+}
+
+// Themes are the accepted values of `theme:`.
+var Themes = []string{"dark", "light", "high-contrast", "auto"}
+
+// Default returns the configuration used when there is no file.
+func Default() *Config {
+	return &Config{
+		Env:        "dev",
+		Theme:      "auto",
+		Envs:       map[string]EnvConfig{},
+		Tables:     map[string]string{},
+		TableLines: map[string]int{},
+		Keys:       map[string]KeySpec{},
+		Lines:      map[string]int{},
+		Actions:    Actions{RetryMax: 3, StaleRunMinutes: 30},
+		Stream: Stream{
+			PollInterval:     250 * time.Millisecond,
+			Buffer:           10000,
+			FallbackInterval: 5 * time.Second,
+		},
+	}
+}
+
+// DefaultPath is $XDG_CONFIG_HOME/opsdeck/config.yaml, else
+// ~/.config/opsdeck/config.yaml.
+func DefaultPath() string {
+	// The XDG spec says a relative XDG_CONFIG_HOME is to be ignored.
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "opsdeck", "config.yaml")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return filepath.Join(".config", "opsdeck", "config.yaml")
+	}
+	return filepath.Join(home, ".config", "opsdeck", "config.yaml")
+}
+
+// alwaysProtected envs need a typed confirmation whatever the file says.
+var alwaysProtected = []string{"prod", "production"}
+
+// ForEnv says whether env is read-only and whether it is protected. A
+// per-env setting under `envs:` beats the global one, except that nothing
+// un-protects prod.
+func (c *Config) ForEnv(env string) (readOnly, protected bool) {
+	readOnly = c.ReadOnly
+	for _, p := range c.Protected {
+		if strings.EqualFold(p, env) {
+			protected = true
+		}
+	}
+	if e, ok := c.envConfig(env); ok {
+		if e.ReadOnly != nil {
+			readOnly = *e.ReadOnly
+		}
+		if e.Protected != nil {
+			protected = *e.Protected
+		}
+	}
+	if slices.ContainsFunc(alwaysProtected, func(p string) bool { return strings.EqualFold(p, env) }) {
+		protected = true
+	}
+	return readOnly, protected
+}
+
+func (c *Config) envConfig(env string) (EnvConfig, bool) {
+	if e, ok := c.Envs[env]; ok {
+		return e, true
+	}
+	for name, e := range c.Envs {
+		if strings.EqualFold(name, env) {
+			return e, true
+		}
+	}
+	return EnvConfig{}, false
+}
+
+// Where formats a line of this file for an error message, e.g.
+// "/home/me/.config/opsdeck/config.yaml:12".
+func (c *Config) Where(line int) string {
+	return where(c.Path, line)
+}

@@ -1,0 +1,255 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const full = `# a complete file
+env: staging
+profile: ops
+region: eu-west-1
+endpoint_url: http://127.0.0.1:8000
+theme: high-contrast
+read_only: false
+protected: [staging, qa]
+envs:
+  prod: { read_only: true, protected: true }
+  dev:
+    read_only: false
+    protected: false
+tables:
+  sessions: my-sessions-table
+  events: zapier-triggers-api-qa-events
+keys:
+  release: ["x"]
+  quit: ["q", "ctrl+c"]
+  tab1: 1
+actions: { retry_max: 5, stale_run_minutes: 45 }
+stream: { poll_interval: 500ms, buffer: 2000, fallback_interval: 10s }
+`
+
+func TestParseFull(t *testing.T) {
+	c, err := Parse("config.yaml", []byte(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Env != "staging" || c.Profile != "ops" || c.Region != "eu-west-1" || c.EndpointURL != "http://127.0.0.1:8000" || c.Theme != "high-contrast" || c.ReadOnly {
+		t.Errorf("scalars: %+v", c)
+	}
+	if strings.Join(c.Protected, ",") != "staging,qa" {
+		t.Errorf("protected = %v", c.Protected)
+	}
+	if c.Tables["sessions"] != "my-sessions-table" || c.TableLines["sessions"] != 15 || c.TableLines["events"] != 16 {
+		t.Errorf("tables = %v lines %v", c.Tables, c.TableLines)
+	}
+	if q := c.Keys["quit"]; strings.Join(q.Keys, " ") != "q ctrl+c" || q.Line != 19 {
+		t.Errorf("keys.quit = %+v", q)
+	}
+	if k := c.Keys["tab1"]; len(k.Keys) != 1 || k.Keys[0] != "1" {
+		t.Errorf("keys.tab1 = %+v", k)
+	}
+	if c.Actions != (Actions{RetryMax: 5, StaleRunMinutes: 45}) {
+		t.Errorf("actions = %+v", c.Actions)
+	}
+	if c.Stream != (Stream{PollInterval: 500 * time.Millisecond, Buffer: 2000, FallbackInterval: 10 * time.Second}) {
+		t.Errorf("stream = %+v", c.Stream)
+	}
+	if c.Lines["theme"] != 6 {
+		t.Errorf("Lines[theme] = %d", c.Lines["theme"])
+	}
+	if got := c.Where(c.TableLines["events"]); got != "config.yaml:16" {
+		t.Errorf("Where = %q", got)
+	}
+}
+
+func TestParseEmptyGivesDefaults(t *testing.T) {
+	for _, src := range []string{"", "# only a comment\n", "---\n"} {
+		c, err := Parse("c.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		d := Default()
+		if c.Env != d.Env || c.Theme != d.Theme || c.Actions != d.Actions || c.Stream != d.Stream || c.ReadOnly {
+			t.Errorf("%q: not the defaults: %+v", src, c)
+		}
+	}
+}
+
+func TestParseErrorsNameTheLine(t *testing.T) {
+	cases := []struct {
+		name string
+		src  string
+		line int
+		want string
+	}{
+		{"unknown top key", "env: dev\nthemee: dark\n", 2, `unknown key "themee"`},
+		{"bad theme", "theme: solarized\n", 1, "want one of dark, light, high-contrast, auto"},
+		{"bool as yes", "read_only: yes\n", 1, "true or false"},
+		{"bool as string", "read_only: \"true\"\n", 1, "true or false"},
+		{"empty scalar", "env:\n", 1, "no value"},
+		{"env with space", "env: my env\n", 1, "letters, digits"},
+		{"env as mapping", "env: {a: b}\n", 1, "single value"},
+		{"bad region", "region: Europe\n", 1, "AWS region"},
+		{"bad endpoint", "endpoint_url: localhost:8000\n", 1, "http:// or https://"},
+		{"duration without unit", "stream:\n  poll_interval: 250\n", 2, "with a unit"},
+		{"bad duration", "stream:\n  poll_interval: soon\n", 2, "not a duration"},
+		{"negative duration", "stream:\n  fallback_interval: -5s\n", 2, "positive"},
+		{"zero buffer", "stream:\n  buffer: 0\n", 2, "at least 1"},
+		{"buffer float", "stream:\n  buffer: 1.5\n", 2, "whole number"},
+		{"huge int", "stream:\n  buffer: 99999999999999\n", 2, "out of range"},
+		{"negative retry", "actions:\n  retry_max: -1\n", 2, "at least 0"},
+		{"zero stale", "actions: {stale_run_minutes: 0}\n", 1, "at least 1"},
+		{"unknown actions key", "actions:\n  retries: 3\n", 2, `unknown key "retries"`},
+		{"unknown stream key", "stream:\n  pol_interval: 1s\n", 2, `unknown key "pol_interval"`},
+		{"unknown envs key", "envs:\n  prod:\n    readonly: true\n", 3, `unknown key "readonly"`},
+		{"envs value not map", "envs:\n  prod: true\n", 2, "must be a mapping"},
+		{"tables not map", "tables: [a, b]\n", 1, "must be a mapping"},
+		{"table name invalid", "tables:\n  sessions: \"bad name!\"\n", 2, "not a valid DynamoDB table name"},
+		{"table name too short", "tables:\n  sessions: ab\n", 2, "not a valid DynamoDB table name"},
+		{"table name empty", "tables:\n  sessions: \"\"\n", 2, "empty"},
+		{"duplicate table", "tables:\n  sessions: aaa\n  sessions: bbb\n", 3, "set twice (first on line 2)"},
+		{"duplicate top key", "env: a\nenv: b\n", 2, "set twice"},
+		{"keys empty list", "keys:\n  quit: []\n", 2, "no keys"},
+		{"keys null", "keys:\n  quit:\n", 2, "no keys"},
+		{"keys bool", "keys:\n  quit: [true]\n", 2, "must be text"},
+		{"keys nested", "keys:\n  quit: [[q]]\n", 2, "single value"},
+		{"protected not list", "protected: prod\n", 1, "must be a list"},
+		{"control chars", "profile: \"a\\x1b[31m\"\n", 1, "control characters"},
+		{"syntax", "env: dev\n  theme: dark\n", 2, "YAML syntax"},
+		{"top is list", "- a\n- b\n", 1, "must be a mapping"},
+		{"two documents", "env: a\n---\nenv: b\n", 2, "more than one YAML document"},
+		{"merge key", "base: &b {env: x}\n", 1, `unknown key "base"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("cfg.yaml", []byte(tc.src))
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("want *config.Error, got %v", err)
+			}
+			if ce.Line != tc.line || !strings.Contains(ce.Msg, tc.want) {
+				t.Fatalf("got line %d %q, want line %d containing %q", ce.Line, ce.Msg, tc.line, tc.want)
+			}
+			wantPrefix := "cfg.yaml:"
+			if !strings.HasPrefix(err.Error(), wantPrefix) {
+				t.Fatalf("error %q does not start with %q", err, wantPrefix)
+			}
+		})
+	}
+}
+
+func TestParseNeverPanicsOnJunk(t *testing.T) {
+	junk := []string{"\xff\xfe\x00", "{{{{", ": : :", "*undefined", "&a [*a]", "key: !!binary AAAA", "\t\t", strings.Repeat("[", 10000)}
+	for _, src := range junk {
+		if _, err := Parse("x.yaml", []byte(src)); err == nil {
+			t.Errorf("%q parsed without error", src)
+		}
+	}
+}
+
+func TestAliasesResolve(t *testing.T) {
+	src := "envs:\n  prod: &strict { read_only: true }\n  staging: *strict\n"
+	c, err := Parse("c.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ro, _ := c.ForEnv("staging"); !ro {
+		t.Fatal("alias not followed: staging should be read-only")
+	}
+}
+
+func TestForEnv(t *testing.T) {
+	c, err := Parse("c.yaml", []byte(`
+read_only: true
+protected: [staging]
+envs:
+  dev: { read_only: false }
+  qa: { protected: true }
+  prod: { protected: false }
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		env                 string
+		readOnly, protected bool
+	}{
+		{"dev", false, false},      // per-env read_only beats the global one
+		{"staging", true, true},    // global read_only, listed as protected
+		{"qa", true, true},         // protected per env
+		{"prod", true, true},       // prod cannot be un-protected
+		{"PROD", true, true},       // nor by spelling it differently
+		{"production", true, true}, // the other common name
+		{"other", true, false},
+	}
+	for _, tc := range cases {
+		ro, p := c.ForEnv(tc.env)
+		if ro != tc.readOnly || p != tc.protected {
+			t.Errorf("ForEnv(%q) = %v,%v want %v,%v", tc.env, ro, p, tc.readOnly, tc.protected)
+		}
+	}
+	if _, p := Default().ForEnv("prod"); !p {
+		t.Error("prod not protected by default")
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope.yaml")
+	c, err := Load(missing, false)
+	if err != nil || c.Env != "dev" {
+		t.Fatalf("missing default file: %v %+v", err, c)
+	}
+	if _, err := Load(missing, true); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("missing explicit file: want an error naming it, got %v", err)
+	}
+}
+
+func TestLoadReadsFileAndNamesIt(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(p, []byte("theme: light\nbogus: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(p, true)
+	if err == nil || !strings.HasPrefix(err.Error(), p+":2: ") {
+		t.Fatalf("want %s:2: …, got %v", p, err)
+	}
+	if err := os.WriteFile(p, []byte("theme: light\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(p, true)
+	if err != nil || c.Theme != "light" || c.Path != p {
+		t.Fatalf("Load: %v %+v", err, c)
+	}
+	if _, err := Load(dir, true); err == nil {
+		t.Fatal("a directory loaded as config")
+	}
+}
+
+func TestLoadDefaultPathFromXDG(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if got, want := DefaultPath(), filepath.Join(dir, "opsdeck", "config.yaml"); got != want {
+		t.Fatalf("DefaultPath = %q want %q", got, want)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "opsdeck"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(DefaultPath(), []byte("env: qa\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load("", false)
+	if err != nil || c.Env != "qa" {
+		t.Fatalf("Load(\"\") did not read the XDG file: %v %+v", err, c)
+	}
+	t.Setenv("XDG_CONFIG_HOME", "relative/dir")
+	t.Setenv("HOME", dir)
+	if got, want := DefaultPath(), filepath.Join(dir, ".config", "opsdeck", "config.yaml"); got != want {
+		t.Fatalf("relative XDG_CONFIG_HOME not ignored: %q", got)
+	}
+}

@@ -1,0 +1,408 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// decoder walks the yaml.Node tree by hand rather than unmarshalling into
+// structs: that is what lets every error, and every tables/keys entry, carry
+// its line number.
+type decoder struct {
+	path string
+	c    *Config
+}
+
+func (d *decoder) errf(n *yaml.Node, format string, args ...any) error {
+	return &Error{Path: d.path, Line: n.Line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// resolve follows aliases (*anchor) to the node they stand for.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+// pairs iterates a mapping's key/value pairs, rejecting non-string keys and
+// duplicates (yaml.v3 only catches those when decoding into Go values).
+func (d *decoder) pairs(n *yaml.Node, what string, fn func(k, v *yaml.Node) error) error {
+	n = resolve(n)
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return d.errf(n, "%s must be a mapping (key: value lines), not %s", what, describe(n))
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := resolve(n.Content[i]), resolve(n.Content[i+1])
+		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+			return d.errf(k, "%s: keys must be plain names", what)
+		}
+		if prev, dup := seen[k.Value]; dup {
+			return d.errf(k, "%s: %q is set twice (first on line %d)", what, k.Value, prev)
+		}
+		seen[k.Value] = k.Line
+		if err := fn(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *decoder) top(doc *yaml.Node) error {
+	root := doc
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			return nil
+		}
+		root = root.Content[0]
+	}
+	c := d.c
+	return d.pairs(root, "the config file", func(k, v *yaml.Node) error {
+		c.Lines[k.Value] = k.Line
+		switch k.Value {
+		case "env":
+			return d.envName(v, "env", &c.Env)
+		case "profile":
+			return d.str(v, "profile", &c.Profile)
+		case "region":
+			return d.region(v, &c.Region)
+		case "endpoint_url":
+			return d.endpointURL(v, &c.EndpointURL)
+		case "theme":
+			return d.theme(v, &c.Theme)
+		case "read_only":
+			return d.boolean(v, "read_only", &c.ReadOnly)
+		case "protected":
+			return d.protected(v)
+		case "envs":
+			return d.envs(v)
+		case "tables":
+			return d.tables(v)
+		case "keys":
+			return d.keys(v)
+		case "actions":
+			return d.actions(v)
+		case "stream":
+			return d.stream(v)
+		}
+		return d.errf(k, "unknown key %q (known: %s)", k.Value, strings.Join(topKeys, ", "))
+	})
+}
+
+var topKeys = []string{"env", "profile", "region", "endpoint_url", "theme", "read_only", "protected", "envs", "tables", "keys", "actions", "stream"}
+
+// scalar demands a non-null scalar: `env:` with nothing after it is more
+// likely a mistake than a wish for the default.
+func (d *decoder) scalar(n *yaml.Node, what string) (string, error) {
+	if n.Kind != yaml.ScalarNode {
+		return "", d.errf(n, "%s must be a single value, not %s", what, describe(n))
+	}
+	if isNull(n) {
+		return "", d.errf(n, "%s has no value (delete the line to use the default)", what)
+	}
+	return n.Value, nil
+}
+
+func (d *decoder) str(n *yaml.Node, what string, dst *string) error {
+	s, err := d.scalar(n, what)
+	if err != nil {
+		return err
+	}
+	// A profile or key named 1 is text to us; true/false is not.
+	if n.Tag != "!!str" && n.Tag != "!!int" && n.Tag != "!!float" {
+		return d.errf(n, "%s must be text, not %s (quote it if you mean %q)", what, describe(n), s)
+	}
+	if strings.TrimSpace(s) == "" {
+		return d.errf(n, "%s is empty", what)
+	}
+	if strings.ContainsFunc(s, isControl) {
+		return d.errf(n, "%s contains control characters", what)
+	}
+	*dst = s
+	return nil
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+
+// Env names become part of table names, so they must be valid there.
+var envNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+
+func (d *decoder) envName(n *yaml.Node, what string, dst *string) error {
+	var s string
+	if err := d.str(n, what, &s); err != nil {
+		return err
+	}
+	if !envNameRE.MatchString(s) {
+		return d.errf(n, "%s %q: use letters, digits, '_', '-' or '.' (it goes into table names)", what, s)
+	}
+	*dst = s
+	return nil
+}
+
+var regionRE = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
+
+func (d *decoder) region(n *yaml.Node, dst *string) error {
+	var s string
+	if err := d.str(n, "region", &s); err != nil {
+		return err
+	}
+	if !regionRE.MatchString(s) {
+		return d.errf(n, "region %q does not look like an AWS region (e.g. us-east-1)", s)
+	}
+	*dst = s
+	return nil
+}
+
+func (d *decoder) endpointURL(n *yaml.Node, dst *string) error {
+	var s string
+	if err := d.str(n, "endpoint_url", &s); err != nil {
+		return err
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return d.errf(n, "endpoint_url %q must be an http:// or https:// URL with a host", s)
+	}
+	*dst = s
+	return nil
+}
+
+func (d *decoder) theme(n *yaml.Node, dst *string) error {
+	var s string
+	if err := d.str(n, "theme", &s); err != nil {
+		return err
+	}
+	if !slices.Contains(Themes, s) {
+		return d.errf(n, "theme %q: want one of %s", s, strings.Join(Themes, ", "))
+	}
+	*dst = s
+	return nil
+}
+
+// boolean accepts only YAML 1.2 booleans (true/false): "yes", "on" or
+// "1" are errors rather than guesses.
+func (d *decoder) boolean(n *yaml.Node, what string, dst *bool) error {
+	s, err := d.scalar(n, what)
+	if err != nil {
+		return err
+	}
+	if n.Tag != "!!bool" {
+		return d.errf(n, "%s must be true or false, not %q", what, s)
+	}
+	b, err := strconv.ParseBool(strings.ToLower(s))
+	if err != nil {
+		return d.errf(n, "%s must be true or false, not %q", what, s)
+	}
+	*dst = b
+	return nil
+}
+
+func (d *decoder) positiveInt(n *yaml.Node, what string, min int, dst *int) error {
+	s, err := d.scalar(n, what)
+	if err != nil {
+		return err
+	}
+	if n.Tag != "!!int" {
+		return d.errf(n, "%s must be a whole number, not %q", what, s)
+	}
+	v, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 32)
+	if err != nil {
+		return d.errf(n, "%s %q is out of range", what, s)
+	}
+	if v < int64(min) {
+		return d.errf(n, "%s must be at least %d, not %d", what, min, v)
+	}
+	*dst = int(v)
+	return nil
+}
+
+func (d *decoder) duration(n *yaml.Node, what string, dst *time.Duration) error {
+	s, err := d.scalar(n, what)
+	if err != nil {
+		return err
+	}
+	if n.Tag != "!!str" {
+		// A bare 250 could mean ms or s; make the unit explicit.
+		return d.errf(n, "%s must be a duration with a unit, like 250ms or 5s, not %q", what, s)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return d.errf(n, "%s %q is not a duration (like 250ms, 5s or 1m)", what, s)
+	}
+	if v <= 0 {
+		return d.errf(n, "%s must be positive, not %s", what, s)
+	}
+	*dst = v
+	return nil
+}
+
+func (d *decoder) stringList(n *yaml.Node, what string, each func(item *yaml.Node) error) error {
+	n = resolve(n)
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return d.errf(n, "%s must be a list like [a, b], not %s", what, describe(n))
+	}
+	for _, item := range n.Content {
+		if err := each(resolve(item)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *decoder) protected(n *yaml.Node) error {
+	d.c.Protected = nil
+	return d.stringList(n, "protected", func(item *yaml.Node) error {
+		var env string
+		if err := d.envName(item, "protected entry", &env); err != nil {
+			return err
+		}
+		d.c.Protected = append(d.c.Protected, env)
+		return nil
+	})
+}
+
+func (d *decoder) envs(n *yaml.Node) error {
+	return d.pairs(n, "envs", func(k, v *yaml.Node) error {
+		var name string
+		if err := d.envName(k, "envs key", &name); err != nil {
+			return err
+		}
+		e := EnvConfig{Line: k.Line}
+		err := d.pairs(v, "envs."+name, func(k2, v2 *yaml.Node) error {
+			var b bool
+			switch k2.Value {
+			case "read_only":
+				if err := d.boolean(v2, "envs."+name+".read_only", &b); err != nil {
+					return err
+				}
+				e.ReadOnly = &b
+			case "protected":
+				if err := d.boolean(v2, "envs."+name+".protected", &b); err != nil {
+					return err
+				}
+				e.Protected = &b
+			default:
+				return d.errf(k2, "envs.%s: unknown key %q (known: read_only, protected)", name, k2.Value)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		d.c.Envs[name] = e
+		return nil
+	})
+}
+
+// DynamoDB's own rule for table names.
+var tableNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`)
+
+func (d *decoder) tables(n *yaml.Node) error {
+	return d.pairs(n, "tables", func(k, v *yaml.Node) error {
+		id := k.Value
+		var name string
+		if err := d.str(v, "tables."+id, &name); err != nil {
+			return err
+		}
+		if !tableNameRE.MatchString(name) {
+			return d.errf(v, "tables.%s: %q is not a valid DynamoDB table name (3-255 of letters, digits, '_', '-', '.')", id, name)
+		}
+		d.c.Tables[id] = name
+		d.c.TableLines[id] = k.Line
+		return nil
+	})
+}
+
+func (d *decoder) keys(n *yaml.Node) error {
+	return d.pairs(n, "keys", func(k, v *yaml.Node) error {
+		action := k.Value
+		spec := KeySpec{Line: k.Line}
+		add := func(item *yaml.Node) error {
+			var key string
+			if err := d.str(item, "keys."+action, &key); err != nil {
+				return err
+			}
+			spec.Keys = append(spec.Keys, key)
+			return nil
+		}
+		// Both `quit: q` and `quit: [q, ctrl+c]` read naturally.
+		var err error
+		if v.Kind == yaml.ScalarNode && !isNull(v) {
+			err = add(v)
+		} else {
+			err = d.stringList(v, "keys."+action, add)
+		}
+		if err != nil {
+			return err
+		}
+		if len(spec.Keys) == 0 {
+			return d.errf(k, "keys.%s: no keys given (an action with no key could never run)", action)
+		}
+		d.c.Keys[action] = spec
+		return nil
+	})
+}
+
+func (d *decoder) actions(n *yaml.Node) error {
+	return d.pairs(n, "actions", func(k, v *yaml.Node) error {
+		switch k.Value {
+		case "retry_max":
+			return d.positiveInt(v, "actions.retry_max", 0, &d.c.Actions.RetryMax)
+		case "stale_run_minutes":
+			return d.positiveInt(v, "actions.stale_run_minutes", 1, &d.c.Actions.StaleRunMinutes)
+		}
+		return d.errf(k, "actions: unknown key %q (known: retry_max, stale_run_minutes)", k.Value)
+	})
+}
+
+func (d *decoder) stream(n *yaml.Node) error {
+	return d.pairs(n, "stream", func(k, v *yaml.Node) error {
+		switch k.Value {
+		case "poll_interval":
+			return d.duration(v, "stream.poll_interval", &d.c.Stream.PollInterval)
+		case "buffer":
+			return d.positiveInt(v, "stream.buffer", 1, &d.c.Stream.Buffer)
+		case "fallback_interval":
+			return d.duration(v, "stream.fallback_interval", &d.c.Stream.FallbackInterval)
+		}
+		return d.errf(k, "stream: unknown key %q (known: poll_interval, buffer, fallback_interval)", k.Value)
+	})
+}
+
+// describe names a node's shape for error messages.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "nothing"
+		case "!!bool":
+			return "a boolean"
+		case "!!int", "!!float":
+			return "a number"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "something else"
+}
