@@ -112,6 +112,12 @@ func unsafeRune(r rune) bool {
 		return true
 	case r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0: // Hangul fillers: invisible
 		return true
+	case r < 0x600 && r != 0xad:
+		return false
+	case r >= 0x2070 && r < 0xfeff:
+		// No format characters here (CJK, symbols, most scripts): skip the
+		// table lookup on the hot path.
+		return false
 	}
 	return unicode.Is(unicode.Cf, r)
 }

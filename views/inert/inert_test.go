@@ -3,6 +3,7 @@ package inert
 import (
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -195,4 +196,17 @@ func FuzzString(f *testing.F) {
 			t.Fatalf("Line(%q, %d) is %d wide: %q", s, width, w, line)
 		}
 	})
+}
+
+// TestUnsafeRuneMatchesUnicode checks the fast paths in unsafeRune against
+// the Unicode tables for every code point, so a shortcut can never let a
+// format character through.
+func TestUnsafeRuneMatchesUnicode(t *testing.T) {
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		want := (r <= 0x9f) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 ||
+			r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0
+		if got := unsafeRune(r); got != want {
+			t.Fatalf("unsafeRune(%U) = %v, want %v", r, got, want)
+		}
+	}
 }

@@ -19,7 +19,14 @@ func Line(s string, width int) string {
 	// A string can't be wider than its byte length for ASCII, and never more
 	// than twice the rune count; skip work on short strings.
 	s = String(limitBytes(s, width))
-	if Width(s) <= width {
+	if printableASCII(s) {
+		// The common case (ids, statuses, timestamps): one byte, one cell.
+		if len(s) <= width {
+			return s
+		}
+		return s[:width-1] + Ellipsis
+	}
+	if ansi.StringWidth(s) <= width {
 		return s
 	}
 	return ansi.Truncate(s, width, Ellipsis)
@@ -38,7 +45,23 @@ func limitBytes(s string, width int) string {
 }
 
 // Width is the display width of an already sanitised string.
-func Width(s string) int { return ansi.StringWidth(s) }
+func Width(s string) int {
+	if printableASCII(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
+}
+
+// printableASCII reports whether every byte is in 0x20..0x7e, where width
+// equals length and no grapheme segmentation is needed.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
 
 // Pad returns String(s) cut or right-padded with spaces to exactly width
 // cells.
