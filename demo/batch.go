@@ -1,0 +1,74 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Item is one DynamoDB item as the SDK represents it.
+type Item = map[string]types.AttributeValue
+
+// batchLimit is BatchWriteItem's maximum number of requests per call.
+const batchLimit = 25
+
+// maxBatchAttempts bounds how often the same unprocessed items are resent
+// before giving up with an error; with the backoff below that is well over a
+// minute of the server refusing work.
+const maxBatchAttempts = 12
+
+// putAll writes items to table with BatchWriteItem, 25 at a time. Items the
+// server returns as UnprocessedItems (throttling, or DynamoDB Local being
+// busy) are resent with exponential backoff and jitter; they are never
+// silently dropped: if they cannot be written the error says how many.
+func putAll(ctx context.Context, db *dynamodb.Client, table string, items []Item) error {
+	for start := 0; start < len(items); start += batchLimit {
+		end := min(start+batchLimit, len(items))
+		reqs := make([]types.WriteRequest, 0, end-start)
+		for _, it := range items[start:end] {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+		}
+		if err := writeBatch(ctx, db, map[string][]types.WriteRequest{table: reqs}); err != nil {
+			return fmt.Errorf("writing %d items to %s: %w", end-start, table, err)
+		}
+	}
+	return nil
+}
+
+// writeBatch sends one BatchWriteItem request and resends whatever comes back
+// unprocessed until nothing is left.
+func writeBatch(ctx context.Context, db *dynamodb.Client, pending map[string][]types.WriteRequest) error {
+	backoff := 50 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		out, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
+		if err != nil {
+			return err
+		}
+		pending = out.UnprocessedItems
+		left := 0
+		for _, reqs := range pending {
+			left += len(reqs)
+		}
+		if left == 0 {
+			return nil
+		}
+		if attempt >= maxBatchAttempts {
+			return fmt.Errorf("%d items still unprocessed after %d attempts", left, attempt)
+		}
+		// Full jitter: sleep a random time up to the current backoff, so
+		// several writers backing off together do not retry in lockstep.
+		wait := time.Duration(rand.Int64N(int64(backoff))) + time.Millisecond
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("%d items unprocessed: %w", left, ctx.Err())
+		case <-t.C:
+		}
+		backoff = min(backoff*2, 5*time.Second)
+	}
+}

@@ -1,0 +1,47 @@
+package demo
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+
+	"opsdeck/data"
+)
+
+// checkTarget refuses to write demo data where it does not belong: through a
+// read-only connection, or (unless allowRemote) to anything but a loopback
+// endpoint such as DynamoDB Local. A mistyped profile must never fill a real
+// account with fake tenants.
+func checkTarget(conn *data.Conn, allowRemote bool) error {
+	if conn == nil || conn.DB == nil {
+		return fmt.Errorf("demo: no database connection")
+	}
+	if err := conn.CheckWrite(); err != nil {
+		return err
+	}
+	if allowRemote || isLoopbackURL(conn.Endpoint) {
+		return nil
+	}
+	target := conn.Endpoint
+	if target == "" {
+		target = "AWS region " + conn.Region
+	}
+	return fmt.Errorf("demo: refusing to write demo data to %s (only a loopback endpoint such as DynamoDB Local is allowed)", target)
+}
+
+func isLoopbackURL(endpoint string) bool {
+	if endpoint == "" {
+		return false
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
