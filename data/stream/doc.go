@@ -27,8 +27,9 @@
 //   - A stream has exactly one shard ("shardId-000000017952…-7e39cb53", no
 //     parent) and it did not roll over during our runs, so lineage code is
 //     exercised by unit-level reasoning more than by the emulator.
-//   - Sequence numbers are a per-stream counter padded to 21 digits
-//     ("000000000000000000001"), starting at 1 for the first write.
+//   - Sequence numbers are a counter padded to 21 digits
+//     ("000000000000000000001"); with -sharedDb the counter is shared by
+//     every stream of the server, so a new table's first record may be 491.
 //   - Iterators are stateless ("<arn>|001|base64(shard|seq|millis)"): an old
 //     iterator can be reused and yields the same records again, which is why
 //     dedupe by sequence number is required. Whether they expire after 15
@@ -44,9 +45,10 @@
 //   - Disabling the stream: DescribeTable keeps LatestStreamArn but drops
 //     StreamSpecification; DescribeStream says DISABLED and the shard gets an
 //     EndingSequenceNumber; GetRecords returns no NextShardIterator (closed).
-//   - Deleting the table: DescribeTable says ResourceNotFound, but
-//     DescribeStream and GetRecords on its stream keep succeeding — hence
-//     the periodic table check (Options.TableCheckInterval).
+//   - Deleting the table: DescribeTable says ResourceNotFound, while
+//     DescribeStream and GetRecords on its stream still answer without error
+//     (the shard reads as closed). The reader asks DescribeTable when a
+//     stream ends, and every TableCheckInterval as a backstop.
 //   - Restarted with the same -dbPath: same stream ARN, same shard id, same
 //     sequence numbers and records; old iterators keep working.
 package stream

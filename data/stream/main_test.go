@@ -1,0 +1,221 @@
+package stream
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	ddb "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/data"
+	"opsdeck/demo/ddblocal"
+)
+
+func TestMain(m *testing.M) { os.Exit(ddblocal.RunTests(m)) }
+
+var prefixSeq atomic.Int64
+
+// testTables creates the given tables (from data.Schemas(), with the seed's
+// stream settings) under a prefix no other test uses, and deletes them when
+// the test ends.
+func testTables(t testing.TB, conn *data.Conn, ids ...data.TableID) data.Tables {
+	t.Helper()
+	base, err := data.ResolveTables("dev", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := base.WithPrefix(fmt.Sprintf("t%d-%d-", time.Now().UnixNano()%1e9, prefixSeq.Add(1)))
+	ctx := context.Background()
+	for _, id := range ids {
+		s := data.MustSchema(id)
+		name := tables.Name(id)
+		if _, err := conn.DB.CreateTable(ctx, createInput(s, name)); err != nil {
+			t.Fatalf("create %s: %v", name, err)
+		}
+		t.Cleanup(func() {
+			_, _ = conn.DB.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+		})
+	}
+	return tables
+}
+
+func createInput(s data.TableSchema, name string) *dynamodb.CreateTableInput {
+	defs := map[string]ddb.ScalarAttributeType{}
+	add := func(k data.KeyAttr) { defs[k.Name] = ddb.ScalarAttributeType(k.Type) }
+	keySchema := func(pk data.KeyAttr, sk *data.KeyAttr) []ddb.KeySchemaElement {
+		add(pk)
+		ks := []ddb.KeySchemaElement{{AttributeName: aws.String(pk.Name), KeyType: ddb.KeyTypeHash}}
+		if sk != nil {
+			add(*sk)
+			ks = append(ks, ddb.KeySchemaElement{AttributeName: aws.String(sk.Name), KeyType: ddb.KeyTypeRange})
+		}
+		return ks
+	}
+	in := &dynamodb.CreateTableInput{
+		TableName:   aws.String(name),
+		KeySchema:   keySchema(s.PK, s.SK),
+		BillingMode: ddb.BillingModePayPerRequest,
+	}
+	for _, ix := range s.Indexes {
+		p := &ddb.Projection{ProjectionType: ddb.ProjectionType(ix.Projection.Type)}
+		if len(ix.Projection.NonKey) > 0 {
+			p.NonKeyAttributes = ix.Projection.NonKey
+		}
+		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, ddb.GlobalSecondaryIndex{
+			IndexName: aws.String(ix.Name), KeySchema: keySchema(ix.PK, ix.SK), Projection: p,
+		})
+	}
+	names := make([]string, 0, len(defs))
+	for n := range defs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, ddb.AttributeDefinition{AttributeName: aws.String(n), AttributeType: defs[n]})
+	}
+	if s.Stream != data.StreamNone {
+		in.StreamSpecification = &ddb.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: ddb.StreamViewType(s.Stream)}
+	}
+	return in
+}
+
+func testConn(t testing.TB, endpoint string, o data.ConnOptions) *data.Conn {
+	t.Helper()
+	if endpoint == "" {
+		endpoint = ddblocal.TestEndpoint()
+	}
+	o.Endpoint, o.Region = endpoint, "us-east-1"
+	conn, err := data.Connect(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+// collectSink records everything and pokes waiters.
+type collectSink struct {
+	mu      sync.Mutex
+	recs    []Record
+	health  []Health
+	changed chan struct{}
+	onRecs  func([]Record)
+}
+
+func newCollectSink() *collectSink { return &collectSink{changed: make(chan struct{}, 1)} }
+
+func (c *collectSink) poke() {
+	select {
+	case c.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (c *collectSink) Records(rs []Record) {
+	c.mu.Lock()
+	c.recs = append(c.recs, rs...)
+	f := c.onRecs
+	c.mu.Unlock()
+	if f != nil {
+		f(rs)
+	}
+	c.poke()
+}
+
+func (c *collectSink) Health(h Health) {
+	c.mu.Lock()
+	c.health = append(c.health, h)
+	c.mu.Unlock()
+	c.poke()
+}
+
+// waitFor waits until cond (called under the sink's lock) holds, or fails
+// the test after timeout with what it was waiting for.
+func (c *collectSink) waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		c.mu.Lock()
+		ok := cond()
+		c.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-c.changed:
+		case <-deadline.C:
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			t.Fatalf("timed out after %v waiting for %s; health so far: %s; %d records", timeout, what, healthString(c.health), len(c.recs))
+		}
+	}
+}
+
+// lastState is the latest health state of a table ("" if none yet). Call
+// under the lock (from a waitFor condition).
+func (c *collectSink) lastState(id data.TableID) State {
+	for i := len(c.health) - 1; i >= 0; i-- {
+		if c.health[i].Table == id {
+			return c.health[i].State
+		}
+	}
+	return ""
+}
+
+func (c *collectSink) sawState(id data.TableID, s State, from int) bool {
+	for _, h := range c.health[from:] {
+		if h.Table == id && h.State == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *collectSink) snapshot() ([]Record, []Health) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Record(nil), c.recs...), append([]Health(nil), c.health...)
+}
+
+func healthString(hs []Health) string {
+	var b strings.Builder
+	for _, h := range hs {
+		fmt.Fprintf(&b, "[%s %s %q] ", h.Table, h.State, h.Detail)
+	}
+	return b.String()
+}
+
+// startTailer runs a Tailer until the test ends.
+func startTailer(t testing.TB, conn *data.Conn, tables data.Tables, opts Options, sink Sink) {
+	t.Helper()
+	if opts.Logf == nil {
+		opts.Logf = func(f string, a ...any) {
+			if testing.Verbose() {
+				t.Logf(f, a...)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	tl := New(conn, tables, opts)
+	go func() { done <- tl.Run(ctx, sink) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run returned %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Errorf("Run did not return within 30s of cancel")
+		}
+	})
+}
