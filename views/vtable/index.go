@@ -29,6 +29,7 @@ func (m *Model) less(a, b *entry) bool {
 // rebuild recomputes the view from all rows: O(N) filter plus a sort. Only
 // called when the rows, filter or sort change wholesale.
 func (m *Model) rebuild(sel string) {
+	old := m.view
 	view := m.view[:0]
 	for _, e := range m.all {
 		if e.removed {
@@ -39,7 +40,9 @@ func (m *Model) rebuild(sel string) {
 			view = append(view, e)
 		}
 	}
-	clear(m.view[len(view):cap(m.view)])
+	if len(view) < len(old) {
+		clear(old[len(view):]) // drop stale pointers in the reused array
+	}
 	m.view = view
 	m.sortView()
 	m.restoreCursor(sel)

@@ -43,12 +43,14 @@ type Model struct {
 
 	layout layout
 	empty  string
+	paints *paints // theme styles reduced to escape sequences (paint.go)
 }
 
 // New returns an empty table.
 func New(cols []Column, th themes.Theme) Model {
 	m := Model{theme: th, sortCol: -1}
 	m.init()
+	m.repaint()
 	m.SetColumns(cols)
 	return m
 }
@@ -69,7 +71,10 @@ func (m *Model) init() {
 }
 
 // SetTheme restyles the table.
-func (m *Model) SetTheme(th themes.Theme) { m.theme = th }
+func (m *Model) SetTheme(th themes.Theme) {
+	m.theme = th
+	m.repaint()
+}
 
 // SetSize sets the outer size: View returns exactly h lines of w cells.
 func (m *Model) SetSize(w, h int) {

@@ -5,7 +5,7 @@ import (
 
 	"strings"
 
-	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"opsdeck/views/inert"
 )
@@ -27,16 +27,33 @@ func (m Model) View() string {
 		body--
 	}
 	now := m.clock()
+	if m.paints == nil {
+		m.repaint() // zero-value Model: m is a copy, so this is local
+	}
+	tooNarrow := m.lineWidth() > m.width
 	for i := 0; i < body; i++ {
 		b.WriteByte('\n')
 		idx := m.offset + i
 		if idx < len(m.view) {
-			b.WriteString(m.rowLine(m.view[idx], idx == m.cursor, now))
+			line := m.rowLine(m.view[idx], idx == m.cursor, now)
+			if tooNarrow {
+				// Narrower than the gutter and one column: cut, keeping
+				// the escape sequences balanced.
+				line = ansi.Truncate(line, m.width, "")
+			}
+			b.WriteString(line)
 		} else {
 			b.WriteString(strings.Repeat(" ", m.width))
 		}
 	}
 	return b.String()
+}
+
+func (m Model) paint() *paints {
+	if m.paints == nil {
+		m.repaint()
+	}
+	return m.paints
 }
 
 func (m Model) emptyLine() string {
@@ -47,7 +64,7 @@ func (m Model) emptyLine() string {
 	if len(m.byID) > 0 {
 		msg = "no rows match the filter \"" + m.filter + "\""
 	}
-	return m.theme.Muted.Render(inert.Pad("  "+msg, m.width))
+	return m.paint().muted.apply(inert.Pad("  "+msg, m.width))
 }
 
 func (m Model) headerLine() string {
@@ -66,7 +83,7 @@ func (m Model) headerLine() string {
 		b.WriteByte(' ')
 		b.WriteString(align(title, m.layout.widths[k], c.Align))
 	}
-	return m.theme.Header.Render(fit(b.String(), m.width))
+	return m.paint().header.apply(fit(b.String(), m.width))
 }
 
 // align sanitises, cuts and pads text to exactly w cells.
@@ -95,14 +112,18 @@ func fit(s string, w int) string {
 }
 
 // rowLine renders one row. The selected row is one reversed/coloured block
-// (per-cell colours would break its background); other rows keep cell
-// colours, and runs of plain cells are styled in one Render call.
+// (per-cell colours would break its background); other rows keep their
+// cells' colours. Styles are applied as precomputed escape sequences
+// (paint.go), not through lipgloss per cell.
 func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
+	p := m.paints
 	_, marked := m.marks[e.ID]
 	hl, hasHL := m.highlights[e.ID]
 	if hasHL && !hl.until.After(now) {
 		hasHL = false
 	}
+	var b strings.Builder
+	b.Grow(m.width + 64)
 	gutter := " "
 	if marked {
 		gutter = "*"
@@ -110,70 +131,77 @@ func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
 	gutter += align(e.Tag, 1, Left)
 
 	if selected {
-		var b strings.Builder
+		b.WriteString(p.selected.pre)
 		b.WriteString(gutter)
 		for k, i := range m.layout.vis {
 			b.WriteByte(' ')
 			b.WriteString(align(cellText(e, i), m.layout.widths[k], m.cols[i].Align))
 		}
-		return m.theme.Selected.Render(fit(b.String(), m.width))
+		writePad(&b, m.width-m.lineWidth())
+		b.WriteString(p.selected.suf)
+		return b.String()
 	}
 
-	base := m.theme.Row
+	rowHL := hasHL && len(hl.cols) == 0
+	base, baseStyle := p.row, m.theme.Row
 	switch {
 	case marked:
-		base = m.theme.Marked
-	case e.Dim:
-		base = m.theme.Muted
-	}
-	rowHL := hasHL && len(hl.cols) == 0
-	if rowHL {
-		base = m.theme.Highlight.Inherit(base)
-	}
-	var out, run strings.Builder
-	width := 0
-	flush := func() {
-		if run.Len() > 0 {
-			out.WriteString(base.Render(run.String()))
-			run.Reset()
+		base, baseStyle = p.marked, m.theme.Marked
+		if rowHL {
+			base = p.hlMarked
 		}
+	case e.Dim:
+		base, baseStyle = p.muted, m.theme.Muted
+		if rowHL {
+			base = p.hlMuted
+		}
+	case rowHL:
+		base = p.hlRow
 	}
-	add := func(s string, w int) { run.WriteString(s); width += w }
-	add(gutter, gutterWidth)
+	b.WriteString(base.pre)
+	b.WriteString(gutter)
 	for k, i := range m.layout.vis {
-		w := m.layout.widths[k]
-		add(" ", 1)
-		text := align(cellText(e, i), w, m.cols[i].Align)
-		st, special := m.cellStyle(e, i, base, marked, hasHL && !rowHL && hasCol(hl.cols, i))
+		b.WriteByte(' ')
+		text := align(cellText(e, i), m.layout.widths[k], m.cols[i].Align)
+		var cp paint
+		special := false
+		if i < len(e.Cells) && e.Cells[i].Style != nil && !marked && !e.Dim {
+			cp, special = p.cellPaint(e.Cells[i].Style), true
+		}
+		if hasHL && !rowHL && hasCol(hl.cols, i) {
+			// Rare (a few flashing cells): render the combination directly.
+			st := baseStyle
+			if special {
+				st = *e.Cells[i].Style
+			}
+			cp, special = paintOf(m.theme.Highlight.Inherit(st)), true
+		}
 		if !special {
-			add(text, w)
+			b.WriteString(text)
 			continue
 		}
-		flush()
-		out.WriteString(st.Render(text))
-		width += w
+		b.WriteString(base.suf)
+		b.WriteString(cp.apply(text))
+		b.WriteString(base.pre)
 	}
-	if width < m.width {
-		add(strings.Repeat(" ", m.width-width), m.width-width)
-	}
-	flush()
-	return out.String()
+	writePad(&b, m.width-m.lineWidth())
+	b.WriteString(base.suf)
+	return b.String()
 }
 
-// cellStyle returns the style for a cell that differs from the row's base.
-func (m Model) cellStyle(e *entry, col int, base lipgloss.Style, marked, highlighted bool) (lipgloss.Style, bool) {
-	var st lipgloss.Style
-	special := false
-	if col < len(e.Cells) && e.Cells[col].Style != nil && !marked && !e.Dim {
-		st, special = *e.Cells[col].Style, true
+// lineWidth is the width of gutter plus columns, before right padding.
+func (m Model) lineWidth() int {
+	w := gutterWidth
+	for _, cw := range m.layout.widths {
+		w += 1 + cw
 	}
-	if highlighted {
-		if !special {
-			st = base
-		}
-		st, special = m.theme.Highlight.Inherit(st), true
+	return w
+}
+
+func writePad(b *strings.Builder, n int) {
+	for ; n > 0; n-- {
+		b.WriteByte(' ')
 	}
-	return st, special
 }
 
 func cellText(e *entry, col int) string {

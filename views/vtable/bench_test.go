@@ -1,0 +1,121 @@
+package vtable
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	"charm.land/lipgloss/v2"
+
+	"opsdeck/themes"
+)
+
+func benchColumns() []Column {
+	return []Column{
+		{Key: "id", Title: "SESSION", Width: 20, Flex: 2, Priority: 9},
+		{Key: "status", Title: "STATUS", Width: 10, Priority: 8},
+		{Key: "project", Title: "PROJECT", Width: 12, Flex: 1, Priority: 5},
+		{Key: "region", Title: "REGION", Width: 10, Priority: 1},
+		{Key: "age", Title: "AGE", Width: 6, Align: Right, Priority: 7},
+		{Key: "count", Title: "PAGES", Width: 6, Align: Right, Priority: 2},
+	}
+}
+
+func benchRows(n int, th themes.Theme) []Row {
+	statuses := []string{"RUNNING", "COMPLETED", "ERROR", "PENDING"}
+	styles := make([]lipgloss.Style, len(statuses))
+	for i, s := range statuses {
+		styles[i] = th.Status(s)
+	}
+	rows := make([]Row, n)
+	for i := range rows {
+		st := &styles[i%len(statuses)]
+		rows[i] = Row{
+			ID: "sess-" + strconv.Itoa(i),
+			Cells: []Cell{
+				{Text: fmt.Sprintf("sess-%08d-%x", i, i*7919)},
+				{Text: statuses[i%len(statuses)], Style: st},
+				{Text: "proj-" + strconv.Itoa(i%97)},
+				{Text: "us-east-1"},
+				{Text: strconv.Itoa(i%3600) + "s"},
+				{Text: strconv.Itoa(i % 1000)},
+			},
+			Dim: i%11 == 0,
+		}
+	}
+	return rows
+}
+
+func benchTable(n int) Model {
+	th := themes.Dark()
+	m := New(benchColumns(), th)
+	m.SetSize(120, 40)
+	m.SetRows(benchRows(n, th))
+	// Put the window in the middle so rendering is not a best case.
+	m.MoveDown(n / 2)
+	m.ToggleMark()
+	return m
+}
+
+var sink string
+
+func BenchmarkRender(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		m := benchTable(n)
+		b.Run(label(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sink = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkCursorMove moves the cursor one row and renders the frame, which
+// is what a keypress costs.
+func BenchmarkCursorMove(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		m := benchTable(n)
+		b.Run(label(n), func(b *testing.B) {
+			b.ReportAllocs()
+			down := true
+			for b.Loop() {
+				if down {
+					m.MoveDown(1)
+				} else {
+					m.MoveUp(1)
+				}
+				down = !down
+				sink = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkUpsert is one stream record changing a row of a sorted table.
+func BenchmarkUpsert(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		th := themes.Dark()
+		m := benchTable(n)
+		m.SortBy(2, false)
+		rows := benchRows(n, th)
+		b.Run(label(n), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				r := rows[(i*7919)%n]
+				r.Cells = append([]Cell(nil), r.Cells...)
+				r.Cells[2].Text = "proj-" + strconv.Itoa(i%50)
+				m.Upsert(r)
+				i++
+			}
+		})
+	}
+}
+
+func label(n int) string {
+	if n >= 1000 {
+		return strconv.Itoa(n/1000) + "k"
+	}
+	return strconv.Itoa(n)
+}
