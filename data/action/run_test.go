@@ -94,7 +94,7 @@ func TestMarkRunFailedGuardClauses(t *testing.T) {
 }
 
 func TestMarkRunFailedNotApplicable(t *testing.T) {
-	now := time.Now()
+	now := time.Now().Truncate(time.Second) // updatedAt is stored in whole seconds
 	cases := []struct {
 		name string
 		item data.Item
