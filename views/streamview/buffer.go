@@ -1,0 +1,101 @@
+package streamview
+
+import (
+	"sort"
+	"strings"
+
+	"opsdeck/data/stream"
+)
+
+// entry is one record plus what the list caches about it.
+type entry struct {
+	rec  stream.Record
+	seq  uint64          // arrival number, increasing without gaps
+	cols [numCols]string // sanitised cell text
+	hay  string          // lower-cased cells for the filter
+}
+
+// buffer is a ring of the newest cap records, addressed by arrival number:
+// the records held are exactly seqs [first, next), and seq lives in slot
+// seq % cap. Dropping the oldest is O(1).
+type buffer struct {
+	slots   []entry
+	first   uint64
+	next    uint64
+	dropped uint64 // records pushed out since the start
+}
+
+func newBuffer(capacity int) *buffer {
+	if capacity < 1 {
+		capacity = 1
+	}
+	return &buffer{slots: make([]entry, capacity)}
+}
+
+func (b *buffer) len() int { return int(b.next - b.first) }
+
+// push stores e (assigning its seq) and reports whether the oldest record
+// was dropped to make room.
+func (b *buffer) push(e entry) (evicted bool) {
+	if b.len() == len(b.slots) {
+		b.slots[b.first%uint64(len(b.slots))] = entry{} // let the images go
+		b.first++
+		b.dropped++
+		evicted = true
+	}
+	e.seq = b.next
+	b.slots[b.next%uint64(len(b.slots))] = e
+	b.next++
+	return evicted
+}
+
+// get returns the entry with arrival number seq; ok is false once it has
+// been dropped.
+func (b *buffer) get(seq uint64) (*entry, bool) {
+	if seq < b.first || seq >= b.next {
+		return nil, false
+	}
+	return &b.slots[seq%uint64(len(b.slots))], true
+}
+
+// view is the list of seqs that pass the table narrowing and the filter, in
+// arrival order. It is rebuilt only when the narrowing or filter changes and
+// otherwise extended by append and trimmed at the front as the buffer drops
+// records, so a frame never scans the buffer.
+type view struct {
+	seqs  []uint64
+	start int // seqs[start:] are live; the prefix is trimmed lazily
+}
+
+func (v *view) len() int        { return len(v.seqs) - v.start }
+func (v *view) at(i int) uint64 { return v.seqs[v.start+i] }
+
+func (v *view) add(seq uint64) { v.seqs = append(v.seqs, seq) }
+
+// trim forgets seqs below first (dropped from the buffer).
+func (v *view) trim(first uint64) {
+	for v.start < len(v.seqs) && v.seqs[v.start] < first {
+		v.start++
+	}
+	// Compact once the dead prefix outweighs the live part, so memory stays
+	// proportional to the buffer, at amortised O(1) per record.
+	if v.start > 1024 && v.start > len(v.seqs)/2 {
+		n := copy(v.seqs, v.seqs[v.start:])
+		v.seqs = v.seqs[:n]
+		v.start = 0
+	}
+}
+
+// index returns the position of the first seq ≥ seq.
+func (v *view) index(seq uint64) int {
+	live := v.seqs[v.start:]
+	return sort.Search(len(live), func(i int) bool { return live[i] >= seq })
+}
+
+func (v *view) reset() { v.seqs, v.start = v.seqs[:0], 0 }
+
+// haystack is the filter's text for an entry: every visible column,
+// lower-cased, separated by a character no query can span.
+func haystack(cols [numCols]string) string {
+	return strings.ToLower(strings.Join(cols[:], "\x00"))
+}

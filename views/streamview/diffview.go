@@ -1,0 +1,389 @@
+package streamview
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/charmbracelet/x/ansi"
+
+	"opsdeck/data"
+	"opsdeck/data/stream"
+	"opsdeck/themes"
+	"opsdeck/views/inert"
+)
+
+// Limits of the comparison. DynamoDB nests at most 32 levels; the row and
+// line caps keep a pathological 400 KB item from taking seconds to lay out.
+const (
+	maxDepth         = 32
+	maxDiffRows      = 20_000
+	leafClip         = 4096 // bytes of one value shown in the comparison
+	maxLinesPerValue = 40
+)
+
+// Marks of the comparison's first column.
+const (
+	markSame    = ' '
+	markAdded   = '+'
+	markRemoved = '-'
+	markChanged = '~'
+)
+
+// diffRow is one attribute (or nested map entry / list element) of the
+// comparison, flattened into an indented tree.
+type diffRow struct {
+	depth     int
+	name      string
+	mark      byte
+	container bool
+	old, new  string // raw leaf text; "" when absent
+}
+
+// diffView shows a record's old and new image side by side. Rows are
+// computed once when it opens; lines are re-laid out only on resize.
+type diffView struct {
+	title   string
+	note    string // why marks are absent, when the stream gave one image only
+	rows    []diffRow
+	added   int
+	removed int
+	changed int
+
+	width int
+	lines []diffLine
+	top   int
+	body  int // rows of lines visible, from the last View
+}
+
+// diffLine is one laid-out screen line.
+type diffLine struct {
+	mark      byte
+	container bool
+	name      string // sanitised, cut
+	old, new  string // sanitised, one wrapped segment each
+}
+
+func (m *Model) openDiff() {
+	rec, ok := m.Selected()
+	if !ok {
+		return
+	}
+	m.diff = newDiffView(rec, m.loc)
+	m.diff.resize(m.width, m.height)
+	m.mode = modeDiff
+}
+
+func newDiffView(r stream.Record, loc *time.Location) *diffView {
+	d := &diffView{}
+	d.title = strings.Join([]string{
+		tableLabel(r), eventLabel(r), keyText(r), timeText(r.ApproxTime, loc),
+	}, " · ")
+	old, new := r.Old, r.New
+	compare := true
+	switch {
+	case r.EventName == "MODIFY" && old == nil:
+		d.note = "the stream carries no old image (view type NEW_IMAGE): showing the new image unmarked"
+		compare = false
+	case r.EventName == "REMOVE" && old == nil:
+		d.note = "the stream carries no old image for deletes: showing the keys"
+		old, compare = r.Keys, false
+	case old == nil && new == nil:
+		d.note = "the stream carries keys only"
+		new, compare = r.Keys, false
+	}
+	for _, name := range attrOrder(r.Table, old, new) {
+		d.flatten(name, 0, old[name], new[name], compare)
+	}
+	return d
+}
+
+// attrOrder lists the attributes of both images, key attributes first.
+func attrOrder(t data.TableID, a, b data.Item) []string {
+	seen := map[string]bool{}
+	var out []string
+	if s, ok := data.Schema(t); ok {
+		for _, k := range s.KeyNames() {
+			_, inA := a[k]
+			_, inB := b[k]
+			if inA || inB {
+				out = append(out, k)
+				seen[k] = true
+			}
+		}
+	}
+	union := map[string]bool{}
+	for k := range a {
+		union[k] = true
+	}
+	for k := range b {
+		union[k] = true
+	}
+	for _, k := range sortedKeys(union) {
+		if !seen[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (d *diffView) flatten(name string, depth int, ov, nv types.AttributeValue, compare bool) {
+	if len(d.rows) >= maxDiffRows {
+		return
+	}
+	mark := byte(markSame)
+	if compare {
+		switch {
+		case ov == nil && nv != nil:
+			mark = markAdded
+		case ov != nil && nv == nil:
+			mark = markRemoved
+		case !Equal(ov, nv):
+			mark = markChanged
+		}
+		if depth == 0 {
+			switch mark {
+			case markAdded:
+				d.added++
+			case markRemoved:
+				d.removed++
+			case markChanged:
+				d.changed++
+			}
+		}
+	}
+	om, oIsM := ov.(*types.AttributeValueMemberM)
+	nm, nIsM := nv.(*types.AttributeValueMemberM)
+	ol, oIsL := ov.(*types.AttributeValueMemberL)
+	nl, nIsL := nv.(*types.AttributeValueMemberL)
+	if depth < maxDepth && (oIsM || ov == nil) && (nIsM || nv == nil) && (oIsM || nIsM) {
+		var a, b map[string]types.AttributeValue
+		if oIsM {
+			a = om.Value
+		}
+		if nIsM {
+			b = nm.Value
+		}
+		d.rows = append(d.rows, diffRow{depth: depth, name: name, mark: mark, container: true,
+			old: containerTag("M", len(a), oIsM), new: containerTag("M", len(b), nIsM)})
+		union := map[string]bool{}
+		for k := range a {
+			union[k] = true
+		}
+		for k := range b {
+			union[k] = true
+		}
+		for _, k := range sortedKeys(union) {
+			d.flatten(k, depth+1, a[k], b[k], compare)
+		}
+		return
+	}
+	if depth < maxDepth && (oIsL || ov == nil) && (nIsL || nv == nil) && (oIsL || nIsL) {
+		var a, b []types.AttributeValue
+		if oIsL {
+			a = ol.Value
+		}
+		if nIsL {
+			b = nl.Value
+		}
+		d.rows = append(d.rows, diffRow{depth: depth, name: name, mark: mark, container: true,
+			old: containerTag("L", len(a), oIsL), new: containerTag("L", len(b), nIsL)})
+		for i := 0; i < max(len(a), len(b)); i++ {
+			var x, y types.AttributeValue
+			if i < len(a) {
+				x = a[i]
+			}
+			if i < len(b) {
+				y = b[i]
+			}
+			d.flatten("["+strconv.Itoa(i)+"]", depth+1, x, y, compare)
+		}
+		return
+	}
+	o, n := leafText(ov), leafText(nv)
+	if ov != nil && nv != nil && typeName(ov) != typeName(nv) {
+		o += " (" + typeName(ov) + ")"
+		n += " (" + typeName(nv) + ")"
+	}
+	d.rows = append(d.rows, diffRow{depth: depth, name: name, mark: mark, old: o, new: n})
+}
+
+func containerTag(t string, n int, present bool) string {
+	if !present {
+		return ""
+	}
+	if t == "L" {
+		return "[" + strconv.Itoa(n) + " items]"
+	}
+	return "{" + strconv.Itoa(n) + " attributes}"
+}
+
+// leafText is a value's full text (up to leafClip bytes): binary as base64,
+// sets sorted.
+func leafText(v types.AttributeValue) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case *types.AttributeValueMemberS:
+		return clipText(x.Value, leafClip)
+	case *types.AttributeValueMemberB:
+		return clipText(inert.Bytes(x.Value), leafClip)
+	}
+	return valueText(v, leafClip)
+}
+
+// diffHeader is the number of lines above the compared attributes.
+const diffHeader = 3
+
+// resize lays the rows out for a new pane size and keeps the scroll position
+// in range.
+func (d *diffView) resize(width, height int) {
+	d.body = max(height-diffHeader, 1)
+	if width != d.width || d.lines == nil {
+		d.layout(width)
+	}
+	d.clamp()
+}
+
+// layout wraps every row into lines for width.
+func (d *diffView) layout(width int) {
+	d.width = width
+	d.lines = d.lines[:0]
+	nw, vw := diffWidths(width)
+	for _, r := range d.rows {
+		name := inert.Line(strings.Repeat("  ", r.depth)+r.name, nw)
+		ol := wrapValue(r.old, vw)
+		nl := wrapValue(r.new, vw)
+		n := max(len(ol), len(nl), 1)
+		for i := 0; i < n; i++ {
+			ln := diffLine{mark: r.mark, container: r.container}
+			if i == 0 {
+				ln.name = name
+			} else {
+				ln.mark = ' '
+			}
+			if i < len(ol) {
+				ln.old = ol[i]
+			}
+			if i < len(nl) {
+				ln.new = nl[i]
+			}
+			d.lines = append(d.lines, ln)
+		}
+	}
+}
+
+// diffWidths splits the width into the name column and two value columns:
+// mark(1) + space + name + " │ " + old + " │ " + new.
+func diffWidths(width int) (name, value int) {
+	name = width * 28 / 100
+	name = min(max(name, 10), 40)
+	value = (width - 2 - name - 6) / 2
+	if value < 4 {
+		value = 4
+	}
+	return name, value
+}
+
+// wrapValue sanitises and hard-wraps a value into lines of at most width
+// cells, at most maxLinesPerValue of them.
+func wrapValue(s string, width int) []string {
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(ansi.Hardwrap(inert.String(s), width, true), "\n")
+	if len(lines) > maxLinesPerValue {
+		more := len(lines) - maxLinesPerValue + 1
+		lines = append(lines[:maxLinesPerValue-1], inert.Line(inert.Ellipsis+" "+strconv.Itoa(more)+" more lines", width))
+	}
+	return lines
+}
+
+// view draws the comparison; resize has been called with this size.
+func (d *diffView) view(th themes.Theme, width, height int) string {
+	out := make([]string, 0, height)
+	summary := strconv.Itoa(d.changed) + " changed · " + strconv.Itoa(d.added) + " added · " + strconv.Itoa(d.removed) + " removed"
+	if d.note != "" {
+		summary = d.note
+	}
+	out = append(out, th.Title.Render(inert.Pad(d.title, width)))
+	out = append(out, th.Muted.Render(inert.Pad(summary+" · esc back", width)))
+	nw, vw := diffWidths(width)
+	out = append(out, th.Header.Render(inert.Pad("  "+inert.Pad("ATTRIBUTE", nw)+" │ "+inert.Pad("OLD", vw)+" │ "+inert.Pad("NEW", vw), width)))
+	for i := d.top; i < len(d.lines) && len(out) < height; i++ {
+		out = append(out, d.renderLine(th, d.lines[i], nw, vw, width))
+	}
+	for len(out) < height {
+		out = append(out, strings.Repeat(" ", width))
+	}
+	return strings.Join(out[:height], "\n")
+}
+
+func (d *diffView) renderLine(th themes.Theme, ln diffLine, nw, vw, width int) string {
+	oldSt, newSt, markSt := th.Row, th.Row, th.Row
+	switch ln.mark {
+	case markAdded:
+		newSt, markSt = th.Added, th.Added
+	case markRemoved:
+		oldSt, markSt = th.Removed, th.Removed
+	case markChanged:
+		oldSt, newSt, markSt = th.Highlight, th.Highlight, th.Warn
+	}
+	nameSt := th.Row
+	if ln.container {
+		nameSt = th.Header
+		oldSt, newSt = th.TypeTag, th.TypeTag
+	}
+	var b strings.Builder
+	b.WriteString(markSt.Render(string(rune(ln.mark))))
+	b.WriteByte(' ')
+	b.WriteString(nameSt.Render(inert.Pad(ln.name, nw)))
+	b.WriteString(th.Border.Render(" │ "))
+	b.WriteString(oldSt.Render(inert.Pad(ln.old, vw)))
+	b.WriteString(th.Border.Render(" │ "))
+	b.WriteString(newSt.Render(inert.Pad(ln.new, vw)))
+	// Odd widths leave a cell over; pad so every line is exactly width.
+	if used := 2 + nw + 6 + 2*vw; used < width {
+		b.WriteString(strings.Repeat(" ", width-used))
+	}
+	return b.String()
+}
+
+func (d *diffView) clamp() {
+	if d.top > len(d.lines)-d.body {
+		d.top = len(d.lines) - d.body
+	}
+	if d.top < 0 {
+		d.top = 0
+	}
+}
+
+func (m *Model) updateDiff(k tea.KeyPressMsg) {
+	d := m.diff
+	if d == nil {
+		m.mode = modeList
+		return
+	}
+	body := max(d.body, 1)
+	switch {
+	case key.Matches(k, m.keys.Back):
+		m.Back()
+		return
+	case key.Matches(k, m.keys.Up):
+		d.top--
+	case key.Matches(k, m.keys.Down):
+		d.top++
+	case key.Matches(k, m.keys.PageUp):
+		d.top -= body
+	case key.Matches(k, m.keys.PageDown):
+		d.top += body
+	case key.Matches(k, m.keys.Top):
+		d.top = 0
+	case key.Matches(k, m.keys.Bottom):
+		d.top = len(d.lines)
+	}
+	d.clamp()
+}

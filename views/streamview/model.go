@@ -1,0 +1,481 @@
+// Package streamview is the Stream pane: a live log of every table's
+// DynamoDB Streams records, newest at the bottom.
+//
+// The model is self-contained: the root hands it records (Append) and health
+// changes (SetHealth) as they arrive in batches, routes keys to Update while
+// the pane has focus, and draws it with View. Every string that reaches the
+// screen has gone through the inert sanitiser; record text is sanitised once
+// on arrival, so a frame only cuts cached strings to width and costs the same
+// with 100 or 10,000 records.
+package streamview
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+	"opsdeck/data/stream"
+	"opsdeck/keymap"
+	"opsdeck/themes"
+	"opsdeck/views/inert"
+)
+
+// DefaultBuffer is how many records the pane keeps before dropping the
+// oldest.
+const DefaultBuffer = 10_000
+
+// Options configure a Model.
+type Options struct {
+	Theme themes.Theme
+	Keys  keymap.Map
+	// Buffer is the number of records kept (DefaultBuffer when 0).
+	Buffer int
+	// Location is the time zone of the time column (time.Local when nil).
+	// Tests fix it so golden files do not depend on the machine.
+	Location *time.Location
+}
+
+type mode int
+
+const (
+	modeList   mode = iota
+	modeFilter      // typing a filter: every key goes to the prompt
+	modeDiff        // old and new image side by side
+)
+
+// Model is the Stream pane. Use it through a pointer; the zero value is not
+// usable, call New.
+type Model struct {
+	theme themes.Theme
+	keys  keymap.Map
+	loc   *time.Location
+
+	buf *buffer
+	vis view
+
+	table  data.TableID // "" = every table
+	filter string       // as typed
+	needle string       // lower-cased filter
+	input  string       // the prompt's text while typing
+
+	mode    mode
+	paused  bool
+	pauseAt uint64 // while paused, records with seq ≥ pauseAt stay hidden
+	follow  bool   // keep the cursor on the newest record
+	cursor  uint64 // seq of the selected record
+	top     uint64 // seq of the first row drawn
+
+	upstreamDropped int // records the live feed dropped before they got here
+	health          map[data.TableID]stream.Health
+
+	width, height int
+	diff          *diffView
+}
+
+// New returns an empty pane that follows the newest record.
+func New(o Options) *Model {
+	n := o.Buffer
+	if n <= 0 {
+		n = DefaultBuffer
+	}
+	loc := o.Location
+	if loc == nil {
+		loc = time.Local
+	}
+	return &Model{
+		theme:  o.Theme,
+		keys:   o.Keys,
+		loc:    loc,
+		buf:    newBuffer(n),
+		follow: true,
+		health: map[data.TableID]stream.Health{},
+	}
+}
+
+// Append adds records in arrival order. While paused they are kept (and
+// counted as new) but not shown; when the buffer is full the oldest go.
+func (m *Model) Append(recs []stream.Record) {
+	for i := range recs {
+		e := entry{rec: recs[i], cols: rowCells(recs[i], m.loc)}
+		e.hay = haystack(e.cols)
+		m.buf.push(e)
+		seq := m.buf.next - 1
+		if m.matches(&m.buf.slots[seq%uint64(len(m.buf.slots))]) {
+			m.vis.add(seq)
+		}
+	}
+	m.vis.trim(m.buf.first)
+	m.settle()
+}
+
+// NoteDropped counts records lost before they reached the pane (the live
+// feed's backlog overflowed), so the pane can say so.
+func (m *Model) NoteDropped(n int) {
+	if n > 0 {
+		m.upstreamDropped += n
+	}
+}
+
+// Dropped is how many records the operator cannot see any more: pushed out
+// of the bounded buffer, plus lost upstream.
+func (m *Model) Dropped() int { return int(m.buf.dropped) + m.upstreamDropped }
+
+// Len is the number of records held.
+func (m *Model) Len() int { return m.buf.len() }
+
+// SetTable narrows the pane to one table (`:stream sessions`); "" shows
+// every table again.
+func (m *Model) SetTable(t data.TableID) {
+	if t == m.table {
+		return
+	}
+	m.table = t
+	m.rebuild()
+}
+
+// Table is the current narrowing ("" for every table).
+func (m *Model) Table() data.TableID { return m.table }
+
+// SetFilter narrows the list to records whose visible columns contain text,
+// case-insensitively; "" clears it. The root's own filter prompt may call it
+// instead of letting the pane run its prompt.
+func (m *Model) SetFilter(text string) {
+	if text == m.filter {
+		return
+	}
+	m.filter = text
+	m.needle = strings.ToLower(inert.String(text))
+	m.rebuild()
+}
+
+// Filter is the current filter text.
+func (m *Model) Filter() string { return m.filter }
+
+// SetPaused pauses or resumes the pane. Resuming shows what arrived in
+// between; if the cursor was following, it follows on to the newest.
+func (m *Model) SetPaused(p bool) {
+	if p == m.paused {
+		return
+	}
+	m.paused = p
+	m.pauseAt = m.buf.next
+	m.settle()
+}
+
+// Paused reports whether the pane is paused.
+func (m *Model) Paused() bool { return m.paused }
+
+// NewWhilePaused is how many records (passing the narrowing and filter)
+// arrived since the pause and are waiting to be shown.
+func (m *Model) NewWhilePaused() int {
+	if !m.paused {
+		return 0
+	}
+	return m.vis.len() - m.shown()
+}
+
+// Capturing reports whether the pane wants every key (its filter prompt is
+// open), so the root must not interpret them as global bindings.
+func (m *Model) Capturing() bool { return m.mode == modeFilter }
+
+// InDiff reports whether the old/new comparison is open.
+func (m *Model) InDiff() bool { return m.mode == modeDiff }
+
+// Selected returns the record under the cursor.
+func (m *Model) Selected() (stream.Record, bool) {
+	if m.shown() == 0 {
+		return stream.Record{}, false
+	}
+	e, ok := m.buf.get(m.vis.at(m.cursorIndex()))
+	if !ok {
+		return stream.Record{}, false
+	}
+	return e.rec, true
+}
+
+// SetSize sets the area View draws into.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	if m.diff != nil {
+		m.diff.resize(w, h)
+	}
+	m.settle()
+}
+
+// Title is the pane title with its scope. It is raw text; the root
+// sanitises titles (table ids are ours, but keep one rule for all panes).
+func (m *Model) Title() string {
+	t := "Stream · all tables"
+	if m.table != "" {
+		t = "Stream · " + string(m.table)
+	}
+	if m.paused {
+		t += " · paused"
+	}
+	return t
+}
+
+// Help lists the pane's own bindings.
+func (m *Model) Help() []key.Binding {
+	return []key.Binding{m.keys.Pause, m.keys.Filter, m.keys.Enter, m.keys.Back, m.keys.Top, m.keys.Bottom}
+}
+
+// Back handles esc: it closes the comparison, else the filter prompt, else
+// clears the filter. It reports whether it did anything.
+func (m *Model) Back() bool {
+	switch {
+	case m.mode == modeDiff:
+		m.mode, m.diff = modeList, nil
+		return true
+	case m.mode == modeFilter:
+		m.mode = modeList
+		m.SetFilter("")
+		return true
+	case m.filter != "":
+		m.SetFilter("")
+		return true
+	}
+	return false
+}
+
+// SetHealth records a table's stream health for HealthLine.
+func (m *Model) SetHealth(h stream.Health) {
+	if h.Table == "" {
+		return
+	}
+	m.health[h.Table] = h
+}
+
+// Health returns the last health reported for a table.
+func (m *Model) Health(t data.TableID) (stream.Health, bool) {
+	h, ok := m.health[t]
+	return h, ok
+}
+
+// HealthLine summarises every table's stream health for the status bar, in
+// schema order: "sessions live · events live · delegations polling". Tables
+// never reported are left out. The text is sanitised.
+func (m *Model) HealthLine() string {
+	var parts []string
+	for _, s := range data.Schemas() {
+		h, ok := m.health[s.ID]
+		if !ok {
+			continue
+		}
+		parts = append(parts, string(s.ID)+" "+string(h.State))
+	}
+	return inert.String(strings.Join(parts, " · "))
+}
+
+// matches applies the table narrowing and the filter to one entry.
+func (m *Model) matches(e *entry) bool {
+	if m.table != "" && e.rec.Table != m.table {
+		return false
+	}
+	return m.needle == "" || strings.Contains(e.hay, m.needle)
+}
+
+// rebuild recomputes the visible list after the narrowing or filter changed.
+// The cursor stays on the same record when it is still visible, else moves
+// to the nearest later one.
+func (m *Model) rebuild() {
+	m.vis.reset()
+	for seq := m.buf.first; seq < m.buf.next; seq++ {
+		e, _ := m.buf.get(seq)
+		if m.matches(e) {
+			m.vis.add(seq)
+		}
+	}
+	m.settle()
+}
+
+// shown is how many visible records are on screen (the rest arrived while
+// paused).
+func (m *Model) shown() int {
+	if !m.paused {
+		return m.vis.len()
+	}
+	return m.vis.index(m.pauseAt)
+}
+
+// listRows is how many record rows fit under the info and header lines (and
+// the filter prompt, when open).
+func (m *Model) listRows() int {
+	r := m.height - 2
+	if m.mode == modeFilter {
+		r--
+	}
+	if r < 1 {
+		r = 1
+	}
+	return r
+}
+
+func (m *Model) cursorIndex() int {
+	n := m.shown()
+	if n == 0 {
+		return 0
+	}
+	if m.follow {
+		return n - 1
+	}
+	i := m.vis.index(m.cursor)
+	if i >= n {
+		i = n - 1
+	}
+	return i
+}
+
+// settle puts the cursor and window back in range after anything changed:
+// the cursor stays on its record (or the next one if it was dropped or
+// filtered out), and the window keeps the cursor in view with no empty rows
+// below while there are records above.
+func (m *Model) settle() {
+	n := m.shown()
+	if n == 0 {
+		m.cursor, m.top = m.buf.next, m.buf.next
+		return
+	}
+	ci := m.cursorIndex()
+	m.cursor = m.vis.at(ci)
+	rows := m.listRows()
+	ti := m.vis.index(m.top)
+	if ti > ci {
+		ti = ci
+	}
+	if ci >= ti+rows {
+		ti = ci - rows + 1
+	}
+	if ti > n-rows {
+		ti = n - rows
+	}
+	if ti < 0 {
+		ti = 0
+	}
+	m.top = m.vis.at(ti)
+}
+
+// moveTo puts the cursor on visible row i (clamped). Reaching the last row
+// turns following back on; anything else turns it off.
+func (m *Model) moveTo(i int) {
+	n := m.shown()
+	if n == 0 {
+		return
+	}
+	if i < 0 {
+		i = 0
+	}
+	if i >= n-1 {
+		i = n - 1
+		m.follow = true
+	} else {
+		m.follow = false
+	}
+	m.cursor = m.vis.at(i)
+	m.settle()
+}
+
+// Update handles a key while the pane has focus. Other messages are
+// ignored: records and health arrive through Append and SetHealth.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	switch m.mode {
+	case modeFilter:
+		m.updateFilter(k)
+	case modeDiff:
+		m.updateDiff(k)
+	default:
+		m.updateList(k)
+	}
+	return nil
+}
+
+func (m *Model) updateList(k tea.KeyPressMsg) {
+	ci := m.cursorIndex()
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.moveTo(ci - 1)
+	case key.Matches(k, m.keys.Down):
+		m.moveTo(ci + 1)
+	case key.Matches(k, m.keys.PageUp):
+		m.moveTo(ci - m.listRows())
+	case key.Matches(k, m.keys.PageDown):
+		m.moveTo(ci + m.listRows())
+	case key.Matches(k, m.keys.Top):
+		m.moveTo(0)
+	case key.Matches(k, m.keys.Bottom):
+		m.moveTo(m.shown() - 1)
+	case key.Matches(k, m.keys.Pause):
+		m.SetPaused(!m.paused)
+	case key.Matches(k, m.keys.Filter):
+		m.mode = modeFilter
+		m.input = m.filter
+		m.settle()
+	case key.Matches(k, m.keys.Enter):
+		m.openDiff()
+	case key.Matches(k, m.keys.Back):
+		m.Back()
+	}
+}
+
+// updateFilter edits the prompt; the list narrows as the operator types.
+func (m *Model) updateFilter(k tea.KeyPressMsg) {
+	switch k.String() {
+	case "enter":
+		m.mode = modeList
+		m.settle()
+		return
+	case "esc":
+		m.Back()
+		return
+	case "backspace":
+		if m.input != "" {
+			_, size := lastRune(m.input)
+			m.input = m.input[:len(m.input)-size]
+		}
+	case "ctrl+u":
+		m.input = ""
+	default:
+		if k.Text == "" {
+			return
+		}
+		m.input += k.Text
+	}
+	m.SetFilter(m.input)
+}
+
+func lastRune(s string) (rune, int) {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] < 0x80 || s[i] >= 0xC0 {
+			return rune(s[i]), len(s) - i
+		}
+	}
+	return 0, len(s)
+}
+
+// count formats n with thousands separators.
+func count(n int) string {
+	s := strconv.Itoa(n)
+	if n < 1000 {
+		return s
+	}
+	var b strings.Builder
+	pre := len(s) % 3
+	if pre > 0 {
+		b.WriteString(s[:pre])
+	}
+	for i := pre; i < len(s); i += 3 {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
+}

@@ -1,0 +1,204 @@
+package streamview
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"opsdeck/data"
+	"opsdeck/data/stream"
+	"opsdeck/views/inert"
+)
+
+// Column order of the stream list.
+const (
+	colTable = iota
+	colEvent
+	colKey
+	colTime
+	colSummary
+	numCols
+)
+
+// Limits that keep one record's row text small whatever the item holds.
+const (
+	valueClip   = 40  // bytes of one value in a summary
+	keyClip     = 96  // bytes of one key value
+	maxChanges  = 6   // changed attributes spelled out before "+N more"
+	summaryClip = 600 // bytes of the whole summary
+)
+
+// expiredTTL is how a delete by DynamoDB's TTL process is shown: on-call
+// engineers must not mistake it for a delete someone issued.
+const expiredTTL = "expired (TTL)"
+
+// interesting names, per table, the attributes that identify what a row is
+// about, in the order a summary lists them. Tables not listed (or images
+// lacking all of them) fall back to the first attributes by name.
+var interesting = map[data.TableID][]string{
+	data.TableSessions:      {"status", "projectId", "region", "expiresAt"},
+	data.TableProjects:      {"name", "status", "concurrency"},
+	data.TableAPIKeys:       {"name", "status", "projectId"},
+	data.TableContexts:      {"status", "projectId"},
+	data.TableGraphRuns:     {"runId", "status", "environment"},
+	data.TableEvents:        {"event_type", "status", "retry_count"},
+	data.TableDelegations:   {"audience", "issuer", "expiration"},
+	data.TableSubscriptions: {"customer", "provider"},
+	data.TableConsumers:     {"consumer", "provider"},
+	data.TableSandboxes:     {"status", "name", "allocated_to_track"},
+}
+
+// eventLabel is the event column: the stream's event name, except for TTL
+// deletes.
+func eventLabel(r stream.Record) string {
+	if r.TTL {
+		return expiredTTL
+	}
+	return r.EventName
+}
+
+// tableLabel is the table column: the logical id when known, else the
+// physical name the reader saw.
+func tableLabel(r stream.Record) string {
+	if r.Table != "" {
+		return string(r.Table)
+	}
+	return r.TableName
+}
+
+// keyText renders the primary key values, partition key first.
+func keyText(r stream.Record) string {
+	keys := r.Keys
+	if len(keys) == 0 {
+		// Some images carry the key even when Keys is empty.
+		keys = data.KeyOf(r.Table, pick(r.New, r.Old))
+	}
+	var names []string
+	if s, ok := data.Schema(r.Table); ok {
+		names = s.KeyNames()
+	} else {
+		names = sortedKeys(keys)
+	}
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		if v, ok := keys[n]; ok {
+			parts = append(parts, valueText(v, keyClip))
+		}
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, " · ")
+}
+
+func pick(a, b data.Item) data.Item {
+	if len(a) > 0 {
+		return a
+	}
+	return b
+}
+
+// timeText is the approximate creation time as a wall clock reading; the
+// date is left out because a live tail spans minutes, not days.
+func timeText(t time.Time, loc *time.Location) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.In(loc).Format("15:04:05")
+}
+
+// summaryText is the one-line account of what a record changed.
+func summaryText(r stream.Record) string {
+	var s string
+	switch {
+	case r.EventName == "MODIFY" && r.Old != nil && r.New != nil:
+		s = changeSummary(r.Old, r.New)
+	case r.EventName == "MODIFY" && r.New != nil:
+		// NEW_IMAGE streams (events) give no old image to compare with.
+		s = "now " + attrsSummary(r.Table, r.New)
+	case r.EventName == "REMOVE" && r.Old != nil:
+		s = "was " + attrsSummary(r.Table, r.Old)
+	case r.EventName == "REMOVE":
+		s = "item deleted"
+	case r.New != nil:
+		s = attrsSummary(r.Table, r.New)
+	default:
+		s = "keys only"
+	}
+	return clipText(s, summaryClip)
+}
+
+// attrsSummary lists a few identifying attributes as name=value.
+func attrsSummary(t data.TableID, it data.Item) string {
+	var parts []string
+	for _, n := range interesting[t] {
+		if v, ok := it[n]; ok {
+			parts = append(parts, n+"="+valueText(v, valueClip))
+		}
+	}
+	if len(parts) == 0 {
+		keyNames := map[string]bool{}
+		if s, ok := data.Schema(t); ok {
+			for _, k := range s.KeyNames() {
+				keyNames[k] = true
+			}
+		}
+		for _, n := range sortedKeys(it) {
+			if keyNames[n] {
+				continue
+			}
+			parts = append(parts, n+"="+valueText(it[n], valueClip))
+			if len(parts) == 3 {
+				break
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "(no attributes)"
+	}
+	return strings.Join(parts, " ")
+}
+
+// changeSummary spells out a MODIFY: `status: RUNNING → COMPLETED`, `+name=v`
+// for an added attribute, `-name` for a removed one.
+func changeSummary(old, new data.Item) string {
+	changed := ChangedAttrs(old, new)
+	if len(changed) == 0 {
+		return "no attribute changed"
+	}
+	parts := make([]string, 0, maxChanges+1)
+	for i, n := range changed {
+		if i == maxChanges {
+			parts = append(parts, "+"+strconv.Itoa(len(changed)-maxChanges)+" more")
+			break
+		}
+		ov, inOld := old[n]
+		nv, inNew := new[n]
+		switch {
+		case !inOld:
+			parts = append(parts, "+"+n+"="+valueText(nv, valueClip))
+		case !inNew:
+			parts = append(parts, "-"+n)
+		default:
+			o, w := valueText(ov, valueClip), valueText(nv, valueClip)
+			if o == w { // same text, different type (S "1" vs N 1)
+				o += " (" + typeName(ov) + ")"
+				w += " (" + typeName(nv) + ")"
+			}
+			parts = append(parts, n+": "+o+" → "+w)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// rowCells computes the sanitised text of every column once, when the record
+// arrives, so drawing a frame only cuts strings to width.
+func rowCells(r stream.Record, loc *time.Location) [numCols]string {
+	return [numCols]string{
+		colTable:   inert.String(clipText(tableLabel(r), keyClip)),
+		colEvent:   inert.String(clipText(eventLabel(r), keyClip)),
+		colKey:     inert.String(keyText(r)),
+		colTime:    timeText(r.ApproxTime, loc),
+		colSummary: inert.String(summaryText(r)),
+	}
+}

@@ -1,0 +1,149 @@
+package streamview
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/views/inert"
+)
+
+// valueText renders an attribute value on one line as raw text (the caller
+// sanitises it), at most about max bytes: summaries hold thousands of
+// records, and a 390 KB attribute must not make every one of them huge.
+// Strings are shown bare, numbers as stored, binary as base64, containers
+// compactly as {k: v, …} and [v, …].
+func valueText(v types.AttributeValue, max int) string {
+	var b strings.Builder
+	writeValue(&b, v, max)
+	return clipText(b.String(), max)
+}
+
+func writeValue(b *strings.Builder, v types.AttributeValue, max int) {
+	if b.Len() > max {
+		return
+	}
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("∅")
+	case *types.AttributeValueMemberS:
+		b.WriteString(clipText(x.Value, max))
+	case *types.AttributeValueMemberN:
+		b.WriteString(clipText(x.Value, max))
+	case *types.AttributeValueMemberB:
+		b.WriteString(inert.HexPreview(x.Value, 8))
+	case *types.AttributeValueMemberBOOL:
+		b.WriteString(strconv.FormatBool(x.Value))
+	case *types.AttributeValueMemberNULL:
+		b.WriteString("null")
+	case *types.AttributeValueMemberM:
+		b.WriteString("{")
+		for i, k := range sortedKeys(x.Value) {
+			if b.Len() > max {
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(clipText(k, max))
+			b.WriteString(": ")
+			writeValue(b, x.Value[k], max)
+		}
+		b.WriteString("}")
+	case *types.AttributeValueMemberL:
+		b.WriteString("[")
+		for i, e := range x.Value {
+			if b.Len() > max {
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, e, max)
+		}
+		b.WriteString("]")
+	case *types.AttributeValueMemberSS:
+		writeSet(b, x.Value, max)
+	case *types.AttributeValueMemberNS:
+		writeSet(b, x.Value, max)
+	case *types.AttributeValueMemberBS:
+		parts := make([]string, len(x.Value))
+		for i, e := range x.Value {
+			parts[i] = inert.HexPreview(e, 8)
+		}
+		writeSet(b, parts, max)
+	default:
+		b.WriteString("?")
+	}
+}
+
+func writeSet(b *strings.Builder, vals []string, max int) {
+	sorted := append([]string(nil), vals...)
+	sort.Strings(sorted)
+	b.WriteString("⟨")
+	for i, s := range sorted {
+		if b.Len() > max {
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(clipText(s, max))
+	}
+	b.WriteString("⟩")
+}
+
+// clipText cuts s to at most max bytes on a rune boundary, marking the cut.
+// Invalid UTF-8 is left for the sanitiser to show; we only avoid splitting a
+// valid rune in two.
+func clipText(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && cut > max-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + inert.Ellipsis
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// typeName is the DynamoDB type tag of a value.
+func typeName(v types.AttributeValue) string {
+	switch v.(type) {
+	case nil:
+		return ""
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberM:
+		return "M"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	}
+	return "?"
+}
