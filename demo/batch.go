@@ -16,10 +16,16 @@ type Item = map[string]types.AttributeValue
 // batchLimit is BatchWriteItem's maximum number of requests per call.
 const batchLimit = 25
 
-// maxBatchAttempts bounds how often the same unprocessed items are resent
-// before giving up with an error; with the backoff below that is well over a
-// minute of the server refusing work.
-const maxBatchAttempts = 12
+// retryPolicy says how unprocessed items are resent.
+type retryPolicy struct {
+	base, max time.Duration // backoff: base, doubling up to max
+	attempts  int           // calls before giving up with an error
+}
+
+// batchRetry: twelve attempts with this backoff is about a quarter of a
+// minute of the server refusing work before Seed reports it. A variable so
+// tests can shorten it.
+var batchRetry = retryPolicy{base: 50 * time.Millisecond, max: 5 * time.Second, attempts: 12}
 
 // putAll writes items to table with BatchWriteItem, 25 at a time. Items the
 // server returns as UnprocessedItems (throttling, or DynamoDB Local being
@@ -42,7 +48,7 @@ func putAll(ctx context.Context, db *dynamodb.Client, table string, items []Item
 // writeBatch sends one BatchWriteItem request and resends whatever comes back
 // unprocessed until nothing is left.
 func writeBatch(ctx context.Context, db *dynamodb.Client, pending map[string][]types.WriteRequest) error {
-	backoff := 50 * time.Millisecond
+	backoff := batchRetry.base
 	for attempt := 1; ; attempt++ {
 		out, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
 		if err != nil {
@@ -56,7 +62,7 @@ func writeBatch(ctx context.Context, db *dynamodb.Client, pending map[string][]t
 		if left == 0 {
 			return nil
 		}
-		if attempt >= maxBatchAttempts {
+		if attempt >= batchRetry.attempts {
 			return fmt.Errorf("%d items still unprocessed after %d attempts", left, attempt)
 		}
 		// Full jitter: sleep a random time up to the current backoff, so
@@ -69,6 +75,6 @@ func writeBatch(ctx context.Context, db *dynamodb.Client, pending map[string][]t
 			return fmt.Errorf("%d items unprocessed: %w", left, ctx.Err())
 		case <-t.C:
 		}
-		backoff = min(backoff*2, 5*time.Second)
+		backoff = min(backoff*2, batchRetry.max)
 	}
 }
