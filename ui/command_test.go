@@ -1,0 +1,124 @@
+package ui
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseCommand(t *testing.T) {
+	ok := []struct {
+		in   string
+		want Command
+	}{
+		{"sessions", Command{Verb: VerbSessions}},
+		{"  sessions   proj_1 ", Command{Verb: VerbSessions, Arg: "proj_1"}},
+		{"sessions status=running", Command{Verb: VerbSessions, Opt: "status", Value: "RUNNING"}},
+		{"sessions status=WEIRD", Command{Verb: VerbSessions, Opt: "status", Value: "WEIRD"}},
+		{"SESSIONS proj_1", Command{Verb: VerbSessions, Arg: "proj_1"}},
+		{"session sess_abc", Command{Verb: VerbSession, Arg: "sess_abc"}},
+		{"runs 12345", Command{Verb: VerbRuns, Arg: "12345"}},
+		{"run c8a91e", Command{Verb: VerbRun, Arg: "c8a91e"}},
+		{"inbox user-1", Command{Verb: VerbInbox, Arg: "user-1"}},
+		{"inbox user-1 type=order.", Command{Verb: VerbInbox, Arg: "user-1", Type: "order."}},
+		{"inbox status=FAILED user-1", Command{Verb: VerbInbox, Arg: "user-1", Status: "failed"}},
+		{"inbox u type=order. status=fail", Command{Verb: VerbInbox, Arg: "u", Type: "order.", Status: "fail"}},
+		{"delegations did:web:svc", Command{Verb: VerbDelegations, Arg: "did:web:svc"}},
+		{"subscriptions did:mailto:a", Command{Verb: VerbSubscriptions, Arg: "did:mailto:a"}},
+		{"consumers did:key:z6", Command{Verb: VerbConsumers, Arg: "did:key:z6"}},
+		{"sandboxes", Command{Verb: VerbSandboxes}},
+		{"sandboxes status=Allocated", Command{Verb: VerbSandboxes, Opt: "status", Value: "allocated"}},
+		{"sandboxes track=track-1", Command{Verb: VerbSandboxes, Opt: "track", Value: "track-1"}},
+		{"sandboxes key=k=v", Command{Verb: VerbSandboxes, Opt: "key", Value: "k=v"}},
+		{"stream", Command{Verb: VerbStream}},
+		{"stream Sessions", Command{Verb: VerbStream, Arg: "sessions"}},
+		{"q", Command{Verb: VerbQuit}},
+		{"quit", Command{Verb: VerbQuit}},
+		// An id that contains '=' but is no option (base64 padding).
+		{"session YWJj==", Command{Verb: VerbSession, Arg: "YWJj=="}},
+		// Quotes keep spaces inside one argument.
+		{`runs "user with space"`, Command{Verb: VerbRuns, Arg: "user with space"}},
+		{`runs "a\"b"`, Command{Verb: VerbRuns, Arg: `a"b`}},
+	}
+	for _, tc := range ok {
+		got, err := ParseCommand(tc.in)
+		if err != nil {
+			t.Errorf("ParseCommand(%q): unexpected error %v", tc.in, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("ParseCommand(%q) = %+v, want %+v", tc.in, got, tc.want)
+		}
+	}
+
+	bad := []struct {
+		in, wantErr string
+	}{
+		{"", "empty command"},
+		{"   ", "empty command"},
+		{"sesions", "did you mean :sessions"},
+		{"frobnicate", "unknown command \"frobnicate\""},
+		{"session", ":session needs an argument"},
+		{"runs", ":runs needs an argument"},
+		{"run", ":run needs an argument"},
+		{"inbox", ":inbox needs an argument"},
+		{"inbox u type=a type=b", "type= given twice"},
+		{"inbox u type=", "type= needs a value"},
+		{"inbox u track=x", "unknown option \"track\" for :inbox"},
+		{"delegations", "needs an argument"},
+		{"subscriptions", "needs an argument"},
+		{"consumers", "needs an argument"},
+		{"sessions p1 p2", "too many arguments"},
+		{"sessions p1 status=RUNNING", "not both"},
+		{"sandboxes status=a track=b", "not both"},
+		{"sandboxes status=a status=b", "given twice"},
+		{"sandboxes box1", "takes no argument"},
+		{"stream nosuchtable", "unknown table \"nosuchtable\""},
+		{"q now", "takes no argument"},
+		{"session x status=RUNNING", "takes no options"},
+		{`runs "open`, "unterminated quote"},
+		// Hostile input is reported inert, never echoed raw.
+		{"\x1b[2Jevil", `unknown command "\x1b[2Jevil"`},
+	}
+	for _, tc := range bad {
+		_, err := ParseCommand(tc.in)
+		if err == nil {
+			t.Errorf("ParseCommand(%q): want error containing %q, got none", tc.in, tc.wantErr)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("ParseCommand(%q) error = %q, want it to contain %q", tc.in, err, tc.wantErr)
+		}
+		if strings.ContainsAny(err.Error(), "\x1b\n") {
+			t.Errorf("ParseCommand(%q) error is not one inert line: %q", tc.in, err)
+		}
+	}
+}
+
+func TestComplete(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"se", []string{"session", "sessions"}},
+		{"sa", []string{"sandboxes"}},
+		{"sandboxes st", []string{"sandboxes status="}},
+		{"sandboxes status=al", []string{"sandboxes status=allocated", "sandboxes status=available"}},
+		{"sessions status=R", []string{"sessions status=RUNNING"}},
+		{"stream s", []string{"stream sandboxes", "stream sessions", "stream subscriptions"}},
+		{"runs u", []string{"runs u1", "runs u2"}},
+		{"nosuch x", nil},
+	}
+	ids := func(v Verb) []string {
+		if v == VerbRuns {
+			return []string{"u2", "u1", "x9"}
+		}
+		return nil
+	}
+	for _, tc := range cases {
+		got := Complete(tc.in, ids)
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Complete(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

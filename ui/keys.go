@@ -1,0 +1,212 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/views"
+)
+
+// key routes a key press by mode. While a prompt, dialog or the help screen
+// has focus, keys go only to it: typing "q" into the command line never
+// quits, and "1" in a filter never switches panes.
+func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	km := m.ctx.Keys
+	switch m.mode {
+	case modeDialog:
+		if m.dialog == nil {
+			m.mode = modeNormal
+			return m, nil
+		}
+		return m.updateDialog(k)
+	case modeHelp:
+		if key.Matches(k, km.Help) || key.Matches(k, km.Back) || key.Matches(k, km.Quit) {
+			m.mode = modeNormal
+		}
+		return m, nil
+	case modeCommand:
+		return m.commandKey(k)
+	case modeFilter:
+		return m.filterKey(k)
+	}
+
+	p := m.panes[m.active]
+	switch {
+	case key.Matches(k, km.Cancel):
+		// ctrl+c cancels a running load; it never quits (q does), so a
+		// reflexive ctrl+c cannot end an on-call session by surprise.
+		if p.Cancel() {
+			m.setFlash("load cancelled", false)
+		} else {
+			m.setFlash("nothing to cancel (q quits)", false)
+		}
+		return m, nil
+	case key.Matches(k, km.Quit):
+		m.quitting = true
+		return m, tea.Quit
+	case key.Matches(k, km.Help):
+		m.mode = modeHelp
+		return m, nil
+	case key.Matches(k, km.Command):
+		m.mode = modeCommand
+		m.input.SetValue("")
+		m.histPos, m.draft, m.comps = len(m.history), "", nil
+		return m, m.input.Focus()
+	case key.Matches(k, km.Filter):
+		m.mode = modeFilter
+		m.input.SetValue(p.Filter())
+		m.input.CursorEnd()
+		return m, m.input.Focus()
+	case key.Matches(k, km.NextPane):
+		return m, m.switchTo((m.active + 1) % views.NumPanes)
+	case key.Matches(k, km.PrevPane):
+		return m, m.switchTo((m.active + views.NumPanes - 1) % views.NumPanes)
+	case key.Matches(k, km.Back):
+		// esc: close the detail view, else cancel a load, else clear the
+		// filter, else clear the message.
+		if p.Back() {
+			return m, nil
+		}
+		if p.Filter() != "" {
+			p.SetFilter("")
+			return m, nil
+		}
+		m.setFlash("", false)
+		return m, nil
+	}
+	if id, ok := m.isPaneKey(k); ok {
+		return m, m.switchTo(id)
+	}
+	return m, p.Update(k)
+}
+
+// commandKey edits the command line: enter runs, esc abandons, tab
+// completes, ↑/↓ walk the history.
+func (m Model) commandKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case "esc", "ctrl+c":
+		m.mode = modeNormal
+		m.input.Blur()
+		return m, nil
+	case "enter":
+		line := m.input.Value()
+		m.mode = modeNormal
+		m.input.Blur()
+		m.remember(line)
+		return m.run(line)
+	case "tab":
+		m.complete(1)
+		return m, nil
+	case "shift+tab":
+		m.complete(-1)
+		return m, nil
+	case "up":
+		m.browse(-1)
+		return m, nil
+	case "down":
+		m.browse(1)
+		return m, nil
+	}
+	m.comps = nil
+	return m.updateInput(k)
+}
+
+// filterKey edits the filter line; the pane narrows as the operator types.
+func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	p := m.panes[m.active]
+	switch k.String() {
+	case "esc", "ctrl+c":
+		p.SetFilter("")
+		m.mode = modeNormal
+		m.input.Blur()
+		return m, nil
+	case "enter":
+		m.mode = modeNormal
+		m.input.Blur()
+		return m, nil
+	}
+	return m.updateInput(k)
+}
+
+func (m Model) updateInput(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	if m.mode == modeFilter {
+		m.panes[m.active].SetFilter(m.input.Value())
+	}
+	return m, cmd
+}
+
+// remember appends a command to the history (not repeating the last one).
+func (m *Model) remember(line string) {
+	if line == "" || (len(m.history) > 0 && m.history[len(m.history)-1] == line) {
+		return
+	}
+	m.history = append(m.history, line)
+	if len(m.history) > 200 {
+		m.history = m.history[len(m.history)-200:]
+	}
+}
+
+// browse moves through the history; past the newest entry it restores what
+// was being typed.
+func (m *Model) browse(dir int) {
+	if len(m.history) == 0 {
+		return
+	}
+	if m.histPos == len(m.history) {
+		m.draft = m.input.Value()
+	}
+	m.histPos = min(max(m.histPos+dir, 0), len(m.history))
+	if m.histPos == len(m.history) {
+		m.input.SetValue(m.draft)
+	} else {
+		m.input.SetValue(m.history[m.histPos])
+	}
+	m.input.CursorEnd()
+}
+
+// complete replaces the line with the next completion; repeated tabs cycle.
+func (m *Model) complete(dir int) {
+	if m.comps == nil {
+		m.comps = Complete(m.input.Value(), m.completionIDs)
+		m.compPos = -1
+		if len(m.comps) == 0 {
+			m.setFlash("no completion", false)
+			return
+		}
+		if len(m.comps) == 1 {
+			m.input.SetValue(m.comps[0])
+			m.input.CursorEnd()
+			m.comps = nil
+			return
+		}
+	}
+	if len(m.comps) == 0 {
+		return
+	}
+	m.compPos = (m.compPos + dir + len(m.comps)) % len(m.comps)
+	m.input.SetValue(m.comps[m.compPos])
+	m.input.CursorEnd()
+}
+
+// completionIDs offers ids already on screen as arguments.
+func (m Model) completionIDs(v Verb) []string {
+	switch v {
+	case VerbSession:
+		return m.sessions.IDs()
+	case VerbRun:
+		return m.runs.IDs()
+	case VerbSessions:
+		var out []string
+		if p := m.sessions.Project(); p != "" {
+			out = append(out, p)
+		}
+		return out
+	case VerbInbox:
+		if u := m.inbox.User(); u != "" {
+			return []string{u}
+		}
+	}
+	return nil
+}

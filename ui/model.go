@@ -1,0 +1,276 @@
+package ui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+	"opsdeck/keymap"
+	"opsdeck/themes"
+	"opsdeck/views"
+	"opsdeck/views/detail"
+)
+
+// mode is the one explicit input state. Exactly one thing owns the keyboard:
+// the panes (normal), the command line, the filter line, a dialog, or the
+// help screen. No "is a prompt open" booleans anywhere else.
+type mode int
+
+const (
+	modeNormal mode = iota
+	modeCommand
+	modeFilter
+	modeDialog
+	modeHelp
+)
+
+func (m mode) String() string {
+	return [...]string{"normal", "command", "filter", "dialog", "help"}[m]
+}
+
+// Model is the root model. Build it with New and run it with
+// tea.NewProgram(m).
+type Model struct {
+	ctx   *views.Context
+	panes [views.NumPanes]views.Pane
+	// Typed handles on the panes the commands address.
+	sessions    *views.Sessions
+	runs        *views.Runs
+	inbox       *views.Inbox
+	delegations *views.Delegations
+	sandboxes   *views.Sandboxes
+	stream      *views.Stream
+
+	active views.PaneID
+	mode   mode
+
+	width, height int
+
+	input   textinput.Model // the command or filter line
+	history []string        // submitted commands, oldest first
+	histPos int             // index into history while browsing; len = new line
+	draft   string          // the line being typed before browsing history
+	comps   []string        // completions of the current tab cycle
+	compPos int
+
+	dialog Dialog
+	help   help.Model
+
+	endpoint, profile, env string
+	readOnly               bool
+
+	// flash is a one-line message in the status bar: the result of the
+	// last command or copy. cmdErr marks it as an error.
+	flash  string
+	cmdErr bool
+
+	quitting bool
+}
+
+// New builds the console. It does no I/O: the first page of the active pane
+// is requested by Init.
+func New(o Options) Model {
+	if len(o.Keys.Quit.Keys()) == 0 {
+		o.Keys = keymap.Default()
+	}
+	if o.Theme.Name == "" {
+		o.Theme = themes.Dark()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	tables := o.Tables
+	if o.Store != nil && tables.Env == "" {
+		tables = o.Store.Tables()
+	}
+	ctx := &views.Context{
+		Theme:    o.Theme,
+		Keys:     o.Keys,
+		Store:    o.Store,
+		Tables:   tables,
+		Now:      o.Now,
+		ReadOnly: o.ReadOnly,
+		PageSize: o.PageSize,
+	}
+	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly}
+	if o.Conn != nil {
+		m.endpoint = o.Conn.Target()
+		if m.profile == "" {
+			m.profile = o.Conn.Profile
+		}
+		m.readOnly = m.readOnly || o.Conn.ReadOnly
+		ctx.ReadOnly = m.readOnly
+	}
+	if m.env == "" {
+		m.env = tables.Env
+	}
+	s := o.Scopes
+	m.sessions = views.NewSessions(ctx, s.ProjectID, s.SessionStatus)
+	m.runs = views.NewRuns(ctx, s.UserID, s.RunID)
+	m.inbox = views.NewInbox(ctx, s.InboxUser, s.InboxType, s.InboxStatus)
+	m.delegations = views.NewDelegations(ctx, s.Audience, s.Customer, s.Consumer)
+	by, val := "status", s.SandboxStatus
+	switch {
+	case s.SandboxKey != "":
+		by, val = "key", s.SandboxKey
+	case s.SandboxTrack != "":
+		by, val = "track", s.SandboxTrack
+	}
+	m.sandboxes = views.NewSandboxes(ctx, by, val)
+	m.stream = views.NewStream(ctx, s.StreamTable)
+	m.panes = [views.NumPanes]views.Pane{m.sessions, m.runs, m.inbox, m.delegations, m.sandboxes, m.stream}
+
+	m.input = textinput.New()
+	m.input.Prompt = ""
+	m.input.CharLimit = 512
+	m.help = help.New()
+	m.setSize(80, 24)
+	return m
+}
+
+// Init loads the active pane.
+func (m Model) Init() tea.Cmd {
+	return m.panes[m.active].Init()
+}
+
+// Update routes one message.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.setSize(msg.Width, msg.Height)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	case tea.PasteMsg:
+		if m.mode == modeCommand || m.mode == modeFilter {
+			return m.updateInput(msg)
+		}
+		return m, nil
+	case detail.CopiedMsg:
+		m.copied(msg)
+		return m, nil
+	case OpenDialogMsg:
+		if msg.Dialog != nil {
+			m.dialog, m.mode = msg.Dialog, modeDialog
+		}
+		return m, nil
+	case ChangesMsg:
+		var cmds []tea.Cmd
+		for _, p := range m.panes {
+			cmds = append(cmds, p.Apply(msg.Changes))
+		}
+		return m, tea.Batch(cmds...)
+	case interface{ PaneID() views.PaneID }:
+		// An answer addressed to one pane (a page, a quota): it goes there
+		// whether or not that pane is shown.
+		id := msg.PaneID()
+		if id >= 0 && id < views.NumPanes {
+			return m, m.panes[id].Update(msg)
+		}
+		return m, nil
+	}
+	if m.mode == modeDialog && m.dialog != nil {
+		return m.updateDialog(msg)
+	}
+	if m.mode == modeCommand || m.mode == modeFilter {
+		return m.updateInput(msg)
+	}
+	return m, m.panes[m.active].Update(msg)
+}
+
+// setSize lays the screen out: tab bar, pane title, pane, status bar,
+// footer (hints, prompt or progress).
+func (m *Model) setSize(w, h int) {
+	m.width, m.height = max(w, 1), max(h, 1)
+	m.ctx.Width, m.ctx.Height = m.width, m.paneHeight()
+	for _, p := range m.panes {
+		p.SetSize(m.width, m.paneHeight())
+	}
+	m.input.SetWidth(max(m.width-3, 1))
+	m.help.SetWidth(m.width)
+}
+
+// chromeLines is everything that is not the pane: tab bar, title line,
+// status bar and footer.
+const chromeLines = 4
+
+func (m Model) paneHeight() int { return max(m.height-chromeLines, 0) }
+
+// switchTo shows pane id and loads it if it never was.
+func (m *Model) switchTo(id views.PaneID) tea.Cmd {
+	if id < 0 || id >= views.NumPanes {
+		return nil
+	}
+	m.active = id
+	return m.panes[id].Init()
+}
+
+func (m *Model) setFlash(text string, isErr bool) {
+	m.flash, m.cmdErr = text, isErr
+}
+
+func (m *Model) copied(c detail.CopiedMsg) {
+	switch {
+	case c.Err != nil:
+		m.setFlash("copy failed: "+c.Err.Error(), true)
+	case c.Masked:
+		m.setFlash(plural(c.Bytes, "byte")+" of JSON copied (secrets masked; s reveals them in the detail view)", false)
+	default:
+		m.setFlash(plural(c.Bytes, "byte")+" of JSON copied", false)
+	}
+}
+
+// Active returns the id of the pane shown.
+func (m Model) Active() views.PaneID { return m.active }
+
+// Pane returns a pane, for tests and for main's wiring of later features.
+func (m Model) Pane(id views.PaneID) views.Pane { return m.panes[id] }
+
+// Mode names the current input mode ("normal", "command", ...).
+func (m Model) Mode() string { return m.mode.String() }
+
+// Flash is the status bar's current message.
+func (m Model) Flash() string { return m.flash }
+
+// ChangesMsg delivers live-tail changes to every pane (see views.Change).
+// The live-tail reader's adapter sends it; nothing sends it yet.
+type ChangesMsg struct{ Changes []views.Change }
+
+// Dialog is a modal that owns the keyboard while open — the confirmation
+// dialogs of the guarded actions plug in here. Update returns the dialog to
+// keep showing, or nil when it closed (its Cmd carries the outcome).
+type Dialog interface {
+	Update(msg tea.Msg) (Dialog, tea.Cmd)
+	View(width, height int) string
+}
+
+// OpenDialogMsg opens a dialog over the active pane.
+type OpenDialogMsg struct{ Dialog Dialog }
+
+func (m Model) updateDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
+	d, cmd := m.dialog.Update(msg)
+	m.dialog = d
+	if d == nil {
+		m.mode = modeNormal
+	}
+	return m, cmd
+}
+
+var _ help.KeyMap = keymap.Map{}
+
+// paneKeys are the root-level bindings that work in normal mode.
+func (m Model) isPaneKey(k tea.KeyPressMsg) (views.PaneID, bool) {
+	for i, b := range m.ctx.Keys.Panes {
+		if key.Matches(k, b) {
+			return views.PaneID(i), true
+		}
+	}
+	return 0, false
+}
+
+// Store is the data store the console reads (nil in some tests).
+func (m Model) Store() *data.Store { return m.ctx.Store }

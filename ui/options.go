@@ -1,0 +1,65 @@
+// Package ui is the root model of the console: it routes messages to the
+// panes, owns the layout, the one explicit input mode, the tab bar, the
+// status bar, the command line and the help screen. Panes live in views/.
+package ui
+
+import (
+	"time"
+
+	"opsdeck/data"
+	"opsdeck/keymap"
+	"opsdeck/themes"
+)
+
+// Options is everything the console needs; main builds it from flags and
+// the config file.
+type Options struct {
+	Store  *data.Store
+	Conn   *data.Conn
+	Tables data.Tables
+
+	Env     string
+	Profile string // shown in the status bar; defaults to Conn.Profile
+
+	ReadOnly bool
+
+	// Theme and Keys default to the dark theme and the default keymap when
+	// zero.
+	Theme themes.Theme
+	Keys  keymap.Map
+
+	// Scopes are what each pane lists at start.
+	Scopes Scopes
+
+	// Now is the clock for relative times; nil means time.Now. Tests fix it.
+	Now func() time.Time
+
+	// PageSize is the Limit of each Query; 0 means data.DefaultPageSize.
+	PageSize int32
+}
+
+// Scopes is the initial scope of each pane. Empty fields leave a pane
+// waiting for a command (Runs, Inbox, Delegations) or at its default
+// (Sessions: status RUNNING; Sandboxes: status available).
+type Scopes struct {
+	ProjectID     string // Sessions by project (wins over SessionStatus)
+	SessionStatus string // Sessions by status (default RUNNING)
+
+	UserID string // Runs by user
+	RunID  string // Runs: one run (when UserID is empty)
+
+	InboxUser   string
+	InboxType   string // event-type prefix (EventTypeIndex)
+	InboxStatus string // status prefix (StatusIndex)
+
+	Audience string // Delegations by audience
+	Customer string // Subscriptions by customer
+	Consumer string // Consumers by consumer
+
+	SandboxStatus string // default available
+	SandboxTrack  string // wins over SandboxStatus
+	SandboxKey    string // wins over SandboxTrack
+
+	// StreamTable narrows the Stream pane to one table id.
+	StreamTable data.TableID
+}

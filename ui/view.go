@@ -1,0 +1,255 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"opsdeck/views"
+	"opsdeck/views/inert"
+)
+
+// View draws the screen: exactly height lines of width cells, so nothing a
+// pane or a tenant value does can push the tab bar or status bar away.
+func (m Model) View() tea.View {
+	var v tea.View
+	v.AltScreen = true
+	v.WindowTitle = "opsdeck"
+	if m.quitting {
+		return v
+	}
+	v.SetContent(m.Render())
+	return v
+}
+
+// Render is View's content as a string (tests read it).
+func (m Model) Render() string {
+	w, ph := m.width, m.paneHeight()
+	lines := make([]string, 0, m.height)
+	lines = append(lines, m.tabBar(w))
+	if m.height >= chromeLines {
+		lines = append(lines, m.titleLine(w))
+	}
+	var body string
+	switch m.mode {
+	case modeHelp:
+		body = m.helpView(w, ph)
+	case modeDialog:
+		if m.dialog != nil {
+			body = m.dialog.View(w, ph)
+		}
+	default:
+		body = m.panes[m.active].View()
+	}
+	lines = append(lines, fitBlock(body, w, ph)...)
+	if m.height >= 2 {
+		lines = append(lines, m.statusBar(w))
+	}
+	if m.height >= 3 {
+		lines = append(lines, m.footer(w))
+	}
+	if len(lines) > m.height {
+		lines = lines[:m.height]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fitBlock cuts or pads a rendered block to exactly h lines of w cells.
+func fitBlock(s string, w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	in := strings.Split(s, "\n")
+	out := make([]string, h)
+	for i := range out {
+		if i < len(in) {
+			out[i] = fitLine(in[i], w)
+		} else {
+			out[i] = strings.Repeat(" ", w)
+		}
+	}
+	return out
+}
+
+// fitLine cuts or pads one styled line to exactly w cells.
+func fitLine(s string, w int) string {
+	if lw := lipgloss.Width(s); lw > w {
+		s = ansi.Truncate(s, w, "")
+	}
+	if lw := lipgloss.Width(s); lw < w {
+		s += strings.Repeat(" ", w-lw)
+	}
+	return s
+}
+
+func (m Model) tabBar(w int) string {
+	th := m.ctx.Theme
+	var b strings.Builder
+	for i, p := range m.panes {
+		label := " " + strconv.Itoa(i+1) + " " + p.ID().Name() + " "
+		st := th.TabInactive
+		if views.PaneID(i) == m.active {
+			st = th.TabActive
+		}
+		b.WriteString(st.Render(label))
+		if p.Status().Err != "" {
+			b.WriteString(th.Error.Render("!"))
+		} else {
+			b.WriteString(" ")
+		}
+	}
+	left := b.String()
+	right := th.Muted.Render("opsdeck ")
+	if lipgloss.Width(left)+lipgloss.Width(right) <= w {
+		return fitLine(left+strings.Repeat(" ", w-lipgloss.Width(left)-lipgloss.Width(right))+right, w)
+	}
+	return fitLine(left, w)
+}
+
+// titleLine is the pane's title with its scope, and on the right the row
+// count, whether more pages exist, and the filter.
+func (m Model) titleLine(w int) string {
+	th := m.ctx.Theme
+	p := m.panes[m.active]
+	st := p.Status()
+	var info []string
+	if p.ID() != views.PaneStream {
+		rows := plural(st.Rows, "row")
+		if st.More {
+			rows += " (more: ↓ at end, L all)"
+		}
+		info = append(info, rows)
+	}
+	if st.Loading {
+		info = append(info, "loading…")
+	}
+	if f := p.Filter(); f != "" {
+		info = append(info, "filter "+strconv.Quote(inert.Line(f, 20)))
+	}
+	right := inert.String(strings.Join(info, " · "))
+	rw := lipgloss.Width(right)
+	titleW := max(w-rw-2, 8)
+	title := inert.Line(p.Title(), titleW)
+	gap := max(w-lipgloss.Width(title)-rw, 1)
+	return fitLine(th.Title.Render(title)+strings.Repeat(" ", gap)+th.Muted.Render(right), w)
+}
+
+// statusBar: RO badge, env, profile, endpoint, the last request's consumed
+// capacity, and the pane's error or the last message.
+func (m Model) statusBar(w int) string {
+	th := m.ctx.Theme
+	var parts []string
+	if m.readOnly {
+		parts = append(parts, th.ROBadge.Render(" RO "))
+	}
+	kv := func(k, v string) string {
+		return th.StatusKey.Render(k+" ") + th.StatusValue.Render(inert.Line(v, 40))
+	}
+	parts = append(parts, kv("env", orDash(m.env)))
+	if m.profile != "" {
+		parts = append(parts, kv("profile", m.profile))
+	}
+	parts = append(parts, kv("at", orDash(m.endpoint)))
+	st := m.panes[m.active].Status()
+	if st.HasReq {
+		parts = append(parts, kv("last", strconv.FormatFloat(st.Consumed, 'f', -1, 64)+" RCU"))
+	}
+	left := strings.Join(parts, th.Muted.Render(" │ "))
+	msg, style := "", th.Muted
+	switch {
+	case m.flash != "" && m.cmdErr:
+		msg, style = m.flash, th.Error
+	case st.Err != "":
+		msg, style = st.Err, th.Error
+	case m.flash != "":
+		msg = m.flash
+	case st.Note != "":
+		msg = st.Note
+	}
+	if msg != "" {
+		room := w - lipgloss.Width(left) - 3
+		if room < 20 {
+			// A narrow terminal: the message matters more than the endpoint.
+			left = strings.Join(parts[:min(len(parts), 1+boolInt(m.readOnly))], " ")
+			room = w - lipgloss.Width(left) - 3
+		}
+		left += th.Muted.Render(" │ ") + style.Render(inert.Line(msg, max(room, 1)))
+	}
+	return fitLine(th.StatusBar.Render(left), w)
+}
+
+// footer is the command or filter prompt, the load-all progress bar, or the
+// key hints.
+func (m Model) footer(w int) string {
+	th := m.ctx.Theme
+	switch m.mode {
+	case modeCommand:
+		return fitLine(th.Key.Render(":")+m.input.View(), w)
+	case modeFilter:
+		return fitLine(th.Key.Render("/")+m.input.View(), w)
+	}
+	st := m.panes[m.active].Status()
+	if st.Progress >= 0 {
+		label := fmt.Sprintf(" %s loaded — esc cancels", plural(st.Rows, "row"))
+		bw := max(min(w-lipgloss.Width(label)-1, 40), 5)
+		bar := progress.New(progress.WithWidth(bw), progress.WithoutPercentage(),
+			progress.WithColors(lipgloss.Color("#5FAFFF")))
+		pct := "~" + strconv.Itoa(int(st.Progress*100)) + "%"
+		if st.Progress == 0 {
+			pct = "…"
+		}
+		return fitLine(bar.ViewAs(st.Progress)+" "+pct+label, w)
+	}
+	bindings := append(m.ctx.Keys.ShortHelp(), m.panes[m.active].Help()...)
+	return fitLine(m.help.ShortHelpView(bindings), w)
+}
+
+// helpView is generated from the keymap, the pane's own bindings and the
+// command table, so it always shows what actually works.
+func (m Model) helpView(w, h int) string {
+	th := m.ctx.Theme
+	hv := m.help
+	hv.ShowAll = true
+	var b strings.Builder
+	b.WriteString(th.Title.Render("Keys") + th.Muted.Render("  (? or esc closes)") + "\n")
+	b.WriteString(hv.FullHelpView(m.ctx.Keys.FullHelp()) + "\n")
+	if extra := m.panes[m.active].Help(); len(extra) > 0 {
+		b.WriteString(th.Title.Render(m.panes[m.active].ID().Name()+" pane") + "\n")
+		b.WriteString(hv.ShortHelpView(extra) + "\n")
+	}
+	b.WriteString(th.Title.Render("Commands") + "\n")
+	for _, u := range Usage() {
+		b.WriteString("  " + th.Key.Render(u) + "\n")
+	}
+	if m.readOnly {
+		b.WriteString(th.Warn.Render("Read-only: actions that write are not offered.") + "\n")
+	}
+	b.WriteString(th.Muted.Render("Delegations are read-only: revocation is a UCAN invocation, not a table write."))
+	return strings.Join(fitBlock(b.String(), w, h), "\n")
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

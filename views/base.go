@@ -1,0 +1,154 @@
+package views
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+)
+
+// base implements Pane over one or more lists, one of which is shown. Each
+// pane embeds it and adds its scope handling; the root model never sees
+// the difference.
+type base struct {
+	ctx   *Context
+	id    PaneID
+	lists []*list
+	cur   int
+	w, h  int
+	// header, when set, renders a one-line summary above the table
+	// (Sessions: the project's quota).
+	header func(width int) string
+}
+
+func (b *base) ID() PaneID          { return b.id }
+func (b *base) active() *list       { return b.lists[b.cur] }
+func (b *base) Help() []key.Binding { return nil }
+
+// Init loads the shown list's first page, once.
+func (b *base) Init() tea.Cmd {
+	l := b.active()
+	cmd := l.ensure()
+	l.refreshEmpty()
+	return cmd
+}
+
+// Update routes answers to the list that asked and keys to the shown one.
+func (b *base) Update(msg tea.Msg) tea.Cmd {
+	switch m := msg.(type) {
+	case pageMsg:
+		for _, l := range b.lists {
+			if ok, cmd := l.onPage(m); ok {
+				l.refreshEmpty()
+				return cmd
+			}
+		}
+		return nil
+	case estimateMsg:
+		for _, l := range b.lists {
+			if l.ld.req == m.req && m.req != 0 {
+				l.ld.estimate = m.count
+			}
+		}
+		return nil
+	}
+	l := b.active()
+	cmd := l.update(msg)
+	l.refreshEmpty()
+	return cmd
+}
+
+func (b *base) SetSize(w, h int) {
+	b.w, b.h = max(w, 0), max(h, 0)
+	th := b.tableHeight()
+	for _, l := range b.lists {
+		l.setSize(b.w, th)
+	}
+}
+
+func (b *base) tableHeight() int {
+	if b.header != nil && b.h > 1 {
+		return b.h - 1
+	}
+	return b.h
+}
+
+func (b *base) View() string {
+	body := b.active().view()
+	if b.header == nil || b.h <= 1 {
+		return body
+	}
+	return b.header(b.w) + "\n" + body
+}
+
+func (b *base) Selected() (data.Item, bool) { return b.active().selectedItem() }
+func (b *base) Marked() ([]data.Item, int)  { return b.active().marked() }
+func (b *base) SetFilter(text string)       { b.active().table.SetFilter(text) }
+func (b *base) Cancel() bool                { return b.active().cancelLoad() }
+func (b *base) Status() Status              { return b.active().status() }
+func (b *base) DetailOpen() bool            { return b.active().detail != nil }
+func (b *base) Filter() string              { return b.active().table.Filter() }
+func (b *base) Apply(changes []Change) tea.Cmd {
+	for _, l := range b.lists {
+		l.apply(changes)
+	}
+	return nil
+}
+
+// Back closes the detail view, else cancels a running load.
+func (b *base) Back() bool {
+	l := b.active()
+	if l.detail != nil {
+		l.closeDetail()
+		return true
+	}
+	return l.cancelLoad()
+}
+
+// show switches to list i, carrying the filter over so the operator's
+// narrowing survives a sub-view switch.
+func (b *base) show(i int) tea.Cmd {
+	if i < 0 || i >= len(b.lists) {
+		return nil
+	}
+	f := b.active().table.Filter()
+	b.cur = i
+	l := b.active()
+	l.table.SetFilter(f)
+	cmd := l.ensure()
+	l.refreshEmpty()
+	return cmd
+}
+
+// setScope points list i at a new scope and shows it; the load starts at
+// Init (pane construction) or by the caller's load() (a command).
+func (b *base) setScope(i int, s data.Scope, f fetchFunc) {
+	l := b.lists[i]
+	l.setScope(s, f)
+	b.cur = i
+	l.refreshEmpty()
+}
+
+// reload restarts the shown list from its first page.
+func (b *base) reload() tea.Cmd {
+	l := b.active()
+	cmd := l.load()
+	l.refreshEmpty()
+	return cmd
+}
+
+// ids lists the ids of the loaded records, for command completion.
+func (b *base) ids(limit int) []string {
+	var out []string
+	for _, r := range b.active().recs {
+		if len(out) >= limit {
+			break
+		}
+		if id := r.ID(); id != "" && !strings.ContainsAny(id, " \t") {
+			out = append(out, id)
+		}
+	}
+	return out
+}

@@ -1,0 +1,46 @@
+package views
+
+import (
+	"time"
+
+	"opsdeck/data"
+	"opsdeck/keymap"
+	"opsdeck/themes"
+)
+
+// Context is the one value every pane shares instead of a dozen parameters:
+// the root model owns it, hands a pointer to each pane at construction, and
+// re-syncs it (size, theme) before routing each message. Panes read it only
+// inside Update and View — never from a tea.Cmd, which runs on another
+// goroutine: a Cmd gets copies of what it needs (see loader.fetch).
+type Context struct {
+	// Width and Height are the size of a pane's area (the screen minus the
+	// tab bar and status bar).
+	Width, Height int
+
+	Theme themes.Theme
+	Keys  keymap.Map
+
+	// Store answers every query. It is safe for concurrent use, so Cmds may
+	// hold the pointer.
+	Store  *data.Store
+	Tables data.Tables
+
+	// Now is the clock relative times are computed against. Tests fix it so
+	// that golden files never hold wall-clock times.
+	Now func() time.Time
+
+	// ReadOnly hides every action that writes (the later actions issue).
+	ReadOnly bool
+
+	// PageSize is the Limit of each Query; 0 means data.DefaultPageSize.
+	PageSize int32
+}
+
+// now is Context.Now with a fallback, so a zero Context never panics.
+func (c *Context) now() time.Time {
+	if c == nil || c.Now == nil {
+		return time.Now()
+	}
+	return c.Now()
+}

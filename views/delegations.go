@@ -1,0 +1,187 @@
+package views
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+	"opsdeck/themes"
+	"opsdeck/views/vtable"
+)
+
+// Sub-views of the Delegations pane, one per w3infra table.
+const (
+	subDelegations = iota
+	subSubscriptions
+	subConsumers
+)
+
+// Delegations shows the w3infra tables: delegations by audience,
+// subscriptions by customer, consumers by consumer. An expired delegation is
+// marked "!" and dimmed, and its EXPIRES cell says "expired …".
+type Delegations struct {
+	base
+	audience, customer, consumer string
+}
+
+func delegationColumns() []vtable.Column {
+	return []vtable.Column{
+		{Key: "link", Title: "LINK", Width: 16, Flex: 3, Priority: 10},
+		{Key: "issuer", Title: "ISSUER", Width: 12, Flex: 2, Priority: 7},
+		{Key: "audience", Title: "AUDIENCE", Width: 12, Flex: 2, Priority: 3},
+		{Key: "expires", Title: "EXPIRES", Width: 13, Priority: 9},
+		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 6},
+		{Key: "cause", Title: "CAUSE", Width: 10, Flex: 1, Priority: 2},
+	}
+}
+
+func delegationRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
+	g, _ := r.(data.Delegation)
+	exp := Relative(g.Expiration, now)
+	if g.Expiration.IsZero() {
+		exp = "never"
+	}
+	row := vtable.Row{Cells: []vtable.Cell{
+		{Text: g.Link},
+		{Text: g.Issuer},
+		{Text: g.Audience},
+		{Text: exp},
+		{Text: Relative(g.InsertedAt, now)},
+		{Text: g.Cause},
+	}}
+	if g.Expired(now) {
+		row.Tag, row.Dim = "!", true
+		row.Cells[3] = styled("expired "+exp, th.Error)
+	}
+	return row
+}
+
+func subscriptionColumns() []vtable.Column {
+	return []vtable.Column{
+		{Key: "subscription", Title: "SUBSCRIPTION", Width: 16, Flex: 3, Priority: 10},
+		{Key: "provider", Title: "PROVIDER", Width: 12, Flex: 2, Priority: 9},
+		{Key: "customer", Title: "CUSTOMER", Width: 12, Flex: 2, Priority: 4},
+		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 7},
+		{Key: "cause", Title: "CAUSE", Width: 10, Flex: 1, Priority: 3},
+	}
+}
+
+func subscriptionRow(r data.Record, now time.Time, _ themes.Theme) vtable.Row {
+	s, _ := r.(data.Subscription)
+	return vtable.Row{Cells: []vtable.Cell{
+		{Text: s.Subscription}, {Text: s.Provider}, {Text: s.Customer},
+		{Text: Relative(s.InsertedAt, now)}, {Text: s.Cause},
+	}}
+}
+
+func consumerColumns() []vtable.Column {
+	return []vtable.Column{
+		{Key: "consumer", Title: "CONSUMER", Width: 16, Flex: 2, Priority: 5},
+		{Key: "provider", Title: "PROVIDER", Width: 12, Flex: 2, Priority: 9},
+		{Key: "subscription", Title: "SUBSCRIPTION", Width: 14, Flex: 3, Priority: 10},
+		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 7},
+		{Key: "cause", Title: "CAUSE", Width: 10, Flex: 1, Priority: 3},
+	}
+}
+
+func consumerRow(r data.Record, now time.Time, _ themes.Theme) vtable.Row {
+	c, _ := r.(data.Consumer)
+	return vtable.Row{Cells: []vtable.Cell{
+		{Text: c.Consumer}, {Text: c.Provider}, {Text: c.Subscription},
+		{Text: Relative(c.InsertedAt, now)}, {Text: c.Cause},
+	}}
+}
+
+// NewDelegations builds the pane. Each sub-view gets its scope when given;
+// the first one given is shown.
+func NewDelegations(c *Context, audience, customer, consumer string) *Delegations {
+	p := &Delegations{base: base{ctx: c, id: PaneDelegations}}
+	p.lists = []*list{
+		newList(c, PaneDelegations, "delegations", delegationColumns(), delegationRow),
+		newList(c, PaneDelegations, "subscriptions", subscriptionColumns(), subscriptionRow),
+		newList(c, PaneDelegations, "consumers", consumerColumns(), consumerRow),
+	}
+	p.lists[subDelegations].hint = "no audience selected — :delegations <audience DID>"
+	p.lists[subSubscriptions].hint = "no customer selected — :subscriptions <customer DID>"
+	p.lists[subConsumers].hint = "no consumer selected — :consumers <consumer DID>"
+	show := -1
+	if consumer != "" {
+		p.scopeConsumers(consumer)
+		show = subConsumers
+	}
+	if customer != "" {
+		p.scopeSubscriptions(customer)
+		show = subSubscriptions
+	}
+	if audience != "" || show < 0 {
+		show = subDelegations
+		if audience != "" {
+			p.scopeDelegations(audience)
+		}
+	}
+	p.cur = show
+	return p
+}
+
+func (p *Delegations) scopeDelegations(audience string) {
+	p.audience = audience
+	a := audience
+	p.setScope(subDelegations, data.DelegationsByAudience(a), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+		return pageOf(st.DelegationsByAudience(ctx, a, req))
+	})
+}
+
+func (p *Delegations) scopeSubscriptions(customer string) {
+	p.customer = customer
+	c := customer
+	p.setScope(subSubscriptions, data.SubscriptionsByCustomer(c), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+		return pageOf(st.SubscriptionsByCustomer(ctx, c, "", req))
+	})
+}
+
+func (p *Delegations) scopeConsumers(consumer string) {
+	p.consumer = consumer
+	c := consumer
+	p.setScope(subConsumers, data.ConsumersByConsumer(c), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+		return pageOf(st.ConsumersByConsumer(ctx, c, req))
+	})
+}
+
+// ShowDelegations lists delegations to an audience.
+func (p *Delegations) ShowDelegations(audience string) tea.Cmd {
+	p.scopeDelegations(audience)
+	return p.reload()
+}
+
+// ShowSubscriptions lists a customer's subscriptions.
+func (p *Delegations) ShowSubscriptions(customer string) tea.Cmd {
+	p.scopeSubscriptions(customer)
+	return p.reload()
+}
+
+// ShowConsumers lists a consumer's providers.
+func (p *Delegations) ShowConsumers(consumer string) tea.Cmd {
+	p.scopeConsumers(consumer)
+	return p.reload()
+}
+
+func (p *Delegations) Title() string {
+	switch p.cur {
+	case subSubscriptions:
+		if p.customer != "" {
+			return "Subscriptions · customer " + p.customer
+		}
+		return "Subscriptions"
+	case subConsumers:
+		if p.consumer != "" {
+			return "Consumers · consumer " + p.consumer
+		}
+		return "Consumers"
+	}
+	if p.audience != "" {
+		return "Delegations · audience " + p.audience + " (read-only: revocation is a UCAN invocation)"
+	}
+	return "Delegations"
+}

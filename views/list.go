@@ -1,0 +1,540 @@
+package views
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+	"opsdeck/themes"
+	"opsdeck/views/detail"
+	"opsdeck/views/vtable"
+)
+
+// list is the base every pane is built from: one paginated query shown in a
+// virtual table, with its own loading state, and the detail view of the
+// selected row. Panes with several sub-views (Sessions: sessions, API keys,
+// contexts) hold several lists.
+type list struct {
+	ctx  *Context
+	pane PaneID
+	// kind names what the list shows ("sessions", "api keys"), for notes.
+	kind string
+
+	cols  []vtable.Column
+	rowOf rowFunc
+	table vtable.Model
+	recs  map[string]data.Record // row id → record, for Selected and detail
+
+	// scope is what the current query lists (for titles and the live tail);
+	// fetch runs it. hint is shown instead of rows when there is no scope
+	// yet (e.g. Runs before a user is chosen).
+	scope    data.Scope
+	hasScope bool
+	fetch    fetchFunc
+	hint     string
+	// selectID, when set, is selected once a page containing it arrives
+	// (`:session <id>`).
+	selectID string
+
+	ld loadState
+
+	detail   *detail.Model
+	detailID string
+	note     string
+}
+
+// rowFunc renders one record as a table row. It runs in Update (never in a
+// Cmd), with the clock and theme of that moment.
+type rowFunc func(rec data.Record, now time.Time, th themes.Theme) vtable.Row
+
+// fetched is one page of records, whatever their type.
+type fetched struct {
+	recs     []data.Record
+	next     data.Cursor
+	consumed float64
+}
+
+// fetchFunc loads one page. It runs on another goroutine: it must use only
+// its arguments (everything it needs is captured by value when the scope is
+// set), and must honour ctx so that a cancelled load stops at once.
+type fetchFunc func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error)
+
+// pageOf adapts a typed page to fetched.
+func pageOf[T data.Record](p data.Page[T], err error) (fetched, error) {
+	f := fetched{next: p.Next, consumed: p.Consumed, recs: make([]data.Record, len(p.Items))}
+	for i, it := range p.Items {
+		f.recs[i] = it
+	}
+	return f, err
+}
+
+// oneOf adapts a single-item lookup (GetItem, RunByID) to fetched.
+func oneOf[T data.Record](rec T, found bool, err error) (fetched, error) {
+	if err != nil || !found {
+		return fetched{}, err
+	}
+	return fetched{recs: []data.Record{rec}}, nil
+}
+
+// loadState is the bookkeeping of the list's current request. Request ids
+// are unique across all panes, so an answer is accepted only by the list
+// that is waiting for exactly it; a late answer to an older request (the
+// scope changed, or the operator reloaded or cancelled) is dropped.
+type loadState struct {
+	req     uint64
+	cancel  context.CancelFunc
+	lctx    context.Context
+	loading bool
+	all     bool // loading every remaining page
+	started bool // a first load was issued for this scope
+	next    data.Cursor
+	pages   int
+
+	estimate int64 // table item count, the upper bound for progress; 0 unknown
+
+	err      string
+	consumed float64
+	hasReq   bool
+}
+
+var reqSeq atomic.Uint64
+
+// pageMsg carries one page back to the list that asked for it.
+type pageMsg struct {
+	pane  PaneID
+	req   uint64
+	fresh bool // first page of a (re)load: replaces the rows
+	res   fetched
+	err   error
+}
+
+// estimateMsg carries the table size for the load-all progress bar.
+type estimateMsg struct {
+	pane  PaneID
+	req   uint64
+	count int64
+}
+
+// For routing: the root sends a message that names a pane to that pane.
+func (m pageMsg) PaneID() PaneID     { return m.pane }
+func (m estimateMsg) PaneID() PaneID { return m.pane }
+
+func newList(c *Context, pane PaneID, kind string, cols []vtable.Column, rowOf rowFunc) *list {
+	l := &list{ctx: c, pane: pane, kind: kind, cols: cols, rowOf: rowOf, recs: map[string]data.Record{}}
+	l.table = vtable.New(cols, c.Theme)
+	l.table.SetNow(c.Now)
+	return l
+}
+
+// setScope points the list at a new query. Rows of the old scope are
+// dropped at once (they would be misleading under the new title) and any
+// load in flight is cancelled.
+func (l *list) setScope(s data.Scope, f fetchFunc) {
+	l.stop()
+	l.scope, l.fetch, l.hasScope = s, f, true
+	l.ld = loadState{}
+	l.recs = map[string]data.Record{}
+	l.table.SetRows(nil)
+	l.table.ClearMarks()
+	l.closeDetail()
+	l.note = ""
+}
+
+// clearScope leaves the list without a query: it shows its hint.
+func (l *list) clearScope() {
+	l.setScope(data.Scope{}, nil)
+	l.hasScope = false
+	l.refreshEmpty()
+}
+
+// stop cancels the request in flight, if any.
+func (l *list) stop() bool {
+	was := l.ld.loading
+	if l.ld.cancel != nil {
+		l.ld.cancel()
+	}
+	l.ld.cancel, l.ld.lctx = nil, nil
+	l.ld.loading, l.ld.all = false, false
+	l.ld.req = 0
+	return was
+}
+
+// load (re)starts the list from its first page.
+func (l *list) load() tea.Cmd {
+	if !l.hasScope || l.fetch == nil {
+		return nil
+	}
+	l.stop()
+	l.ld.started = true
+	l.ld.err = ""
+	l.ld.pages = 0
+	l.note = ""
+	return l.request(nil, true)
+}
+
+// ensure loads the first page unless that was already done.
+func (l *list) ensure() tea.Cmd {
+	if l.ld.started {
+		return nil
+	}
+	return l.load()
+}
+
+// request issues one page fetch. Everything the Cmd uses is copied here.
+func (l *list) request(cursor data.Cursor, fresh bool) tea.Cmd {
+	if l.ld.lctx == nil {
+		l.ld.lctx, l.ld.cancel = context.WithCancel(context.Background())
+		l.ld.req = reqSeq.Add(1)
+	}
+	l.ld.loading = true
+	var (
+		ctx   = l.ld.lctx
+		req   = l.ld.req
+		pane  = l.pane
+		fetch = l.fetch
+		st    = l.ctx.Store
+		pr    = data.PageRequest{Limit: l.ctx.PageSize, Cursor: cursor}
+	)
+	return func() tea.Msg {
+		res, err := fetch(ctx, st, pr)
+		return pageMsg{pane: pane, req: req, fresh: fresh, res: res, err: err}
+	}
+}
+
+// more fetches the next page, if there is one and nothing is loading.
+func (l *list) more() tea.Cmd {
+	if l.ld.loading || l.ld.next == nil || !l.hasScope {
+		return nil
+	}
+	return l.request(l.ld.next, false)
+}
+
+// loadAll fetches every remaining page, one after the other, until the end
+// or until cancelled.
+func (l *list) loadAll() tea.Cmd {
+	if !l.hasScope {
+		return nil
+	}
+	if !l.ld.started {
+		cmd := l.load()
+		l.ld.all = true
+		return tea.Batch(cmd, l.estimate())
+	}
+	if l.ld.next == nil {
+		l.note = fmt.Sprintf("all %s loaded", l.kind)
+		return nil
+	}
+	l.ld.all = true
+	if l.ld.loading {
+		// The page in flight continues the chain when it arrives.
+		return l.estimate()
+	}
+	return tea.Batch(l.request(l.ld.next, false), l.estimate())
+}
+
+// estimate asks for the table's item count, the denominator of the
+// progress bar. It is an upper bound (the query reads one partition), so
+// the bar is labelled approximate and only reaches 100% when done.
+func (l *list) estimate() tea.Cmd {
+	if l.ctx.Store == nil {
+		return nil
+	}
+	var (
+		ctx   = l.ld.lctx
+		req   = l.ld.req
+		pane  = l.pane
+		st    = l.ctx.Store
+		table = l.scope.Table
+	)
+	if ctx == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		est, err := st.EstimateScan(ctx, table)
+		if err != nil {
+			return nil
+		}
+		return estimateMsg{pane: pane, req: req, count: est.ItemCount}
+	}
+}
+
+// onPage applies an answer; it reports false when the answer was not for
+// this list's current request (and so must be ignored).
+func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
+	if m.req == 0 || m.req != l.ld.req {
+		return false, nil
+	}
+	l.ld.consumed, l.ld.hasReq = m.res.consumed, true
+	if m.err != nil {
+		l.ld.loading, l.ld.all = false, false
+		if data.IsCancelled(m.err) {
+			return true, nil
+		}
+		l.ld.err = data.Describe(m.err)
+		return true, nil
+	}
+	l.ld.err = ""
+	l.ld.pages++
+	l.ld.next = m.res.next
+	now, th := l.ctx.now(), l.ctx.Theme
+	if m.fresh {
+		rows := make([]vtable.Row, 0, len(m.res.recs))
+		l.recs = make(map[string]data.Record, len(m.res.recs))
+		for _, r := range m.res.recs {
+			row := l.row(r, now, th)
+			rows = append(rows, row)
+		}
+		l.table.SetRows(rows)
+	} else {
+		for _, r := range m.res.recs {
+			l.table.Upsert(l.row(r, now, th))
+		}
+	}
+	if l.selectID != "" {
+		for id, r := range l.recs {
+			if r.ID() == l.selectID && l.table.Select(id) {
+				l.selectID = ""
+				break
+			}
+		}
+	}
+	if l.ld.all && l.ld.next != nil {
+		return true, l.request(l.ld.next, false)
+	}
+	l.ld.loading, l.ld.all = false, false
+	if l.ld.next == nil {
+		l.ld.cancel()
+		l.ld.lctx, l.ld.cancel = nil, nil
+	}
+	return true, nil
+}
+
+// row renders a record and remembers it under its row id.
+func (l *list) row(r data.Record, now time.Time, th themes.Theme) vtable.Row {
+	row := l.rowOf(r, now, th)
+	row.ID = rowID(r.Table(), r.Item(), len(l.recs))
+	if row.Tag == "" && len(r.Issues()) > 0 {
+		row.Tag = "?"
+	}
+	l.recs[row.ID] = r
+	return row
+}
+
+// cancel stops a running load, keeping the rows already shown.
+func (l *list) cancelLoad() bool {
+	if !l.ld.loading {
+		return false
+	}
+	l.stop()
+	l.note = fmt.Sprintf("load cancelled: %d %s kept", l.table.Len(), l.kind)
+	return true
+}
+
+// update handles keys for this list (the pane has focus, no prompt open).
+func (l *list) update(msg tea.Msg) tea.Cmd {
+	km := l.ctx.Keys
+	if l.detail != nil {
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Back) {
+			l.closeDetail()
+			return nil
+		}
+		d, cmd := l.detail.Update(msg, km)
+		l.detail = &d
+		return cmd
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		if _, wheel := msg.(tea.MouseWheelMsg); wheel {
+			l.table, _ = l.table.Update(msg, km)
+			if l.table.AtBottom() {
+				return l.more()
+			}
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(k, km.Enter):
+		l.openDetail(false)
+		return nil
+	case key.Matches(k, km.Reveal):
+		// Secrets never appear in columns; revealing opens the selected
+		// item with its secrets shown — that item only.
+		l.openDetail(true)
+		return nil
+	case key.Matches(k, km.Copy):
+		return l.copySelected()
+	case key.Matches(k, km.Reload):
+		return l.load()
+	case key.Matches(k, km.LoadAll):
+		return l.loadAll()
+	case key.Matches(k, km.SortNext):
+		l.table.CycleSort()
+		return nil
+	case key.Matches(k, km.SortReverse):
+		l.table.ReverseSort()
+		return nil
+	}
+	l.table, _ = l.table.Update(msg, km)
+	// Scrolling past the last row asks for the next page.
+	if (key.Matches(k, km.Down) || key.Matches(k, km.PageDown) || key.Matches(k, km.Bottom)) && l.table.AtBottom() {
+		return l.more()
+	}
+	return nil
+}
+
+func (l *list) selectedRecord() (data.Record, string, bool) {
+	id := l.table.SelectedID()
+	r, ok := l.recs[id]
+	return r, id, ok && id != ""
+}
+
+func (l *list) openDetail(reveal bool) {
+	r, id, ok := l.selectedRecord()
+	if !ok {
+		return
+	}
+	d := detail.New(r.Item(), detail.Options{
+		Title:    detailTitle(r),
+		Theme:    l.ctx.Theme,
+		Mask:     MaskSecret,
+		Reveal:   reveal,
+		Problems: problemNotes(r.Issues()),
+		First:    keyNames(r.Table()),
+	})
+	w, h := l.table.Size()
+	d.SetSize(w, h)
+	l.detail, l.detailID = &d, id
+}
+
+func (l *list) closeDetail() {
+	l.detail, l.detailID = nil, ""
+}
+
+// copySelected copies the selected item as JSON, secrets masked (revealing
+// happens in the detail view, deliberately, one item at a time).
+func (l *list) copySelected() tea.Cmd {
+	r, _, ok := l.selectedRecord()
+	if !ok {
+		return nil
+	}
+	text, err := detail.JSONMasked(r.Item(), MaskSecret)
+	if err != nil {
+		return func() tea.Msg { return detail.CopiedMsg{Err: err} }
+	}
+	n := len(text)
+	return tea.Batch(detail.CopyCmd(text), func() tea.Msg { return detail.CopiedMsg{Bytes: n, Masked: true} })
+}
+
+func (l *list) setSize(w, h int) {
+	l.table.SetSize(w, h)
+	if l.detail != nil {
+		l.detail.SetSize(w, h)
+	}
+}
+
+func (l *list) view() string {
+	if l.detail != nil {
+		return l.detail.View()
+	}
+	return l.table.View()
+}
+
+// status reports the list's state for the status bar.
+func (l *list) status() Status {
+	s := Status{
+		Loading:  l.ld.loading,
+		Progress: -1,
+		Rows:     l.table.Len(),
+		More:     l.ld.next != nil,
+		Consumed: l.ld.consumed,
+		HasReq:   l.ld.hasReq,
+		Err:      l.ld.err,
+		Note:     l.note,
+	}
+	if l.ld.all {
+		s.Progress = 0
+		if l.ld.estimate > 0 {
+			s.Progress = min(float64(l.table.Len())/float64(l.ld.estimate), 0.99)
+		}
+	}
+	return s
+}
+
+func (l *list) selectedItem() (data.Item, bool) {
+	r, _, ok := l.selectedRecord()
+	if !ok {
+		return nil, false
+	}
+	return r.Item(), true
+}
+
+func (l *list) marked() ([]data.Item, int) {
+	ids := l.table.Marked()
+	out := make([]data.Item, 0, len(ids))
+	for _, id := range ids {
+		if r, ok := l.recs[id]; ok {
+			out = append(out, r.Item())
+		}
+	}
+	return out, l.table.MarkedHidden()
+}
+
+// apply is the live-tail hook (see Pane.Apply).
+func (l *list) apply(changes []Change) {
+	if !l.hasScope {
+		return
+	}
+	now, th := l.ctx.now(), l.ctx.Theme
+	for _, c := range changes {
+		if c.Table != l.scope.Table {
+			continue
+		}
+		src := c.New
+		if src == nil {
+			src = c.Keys
+		}
+		id := rowID(c.Table, src, -1)
+		if c.New != nil && l.scope.Matches(c.New) {
+			rec := data.Decode(c.Table, c.New)
+			if rec == nil {
+				continue
+			}
+			row := l.rowOf(rec, now, th)
+			row.ID = id
+			l.recs[id] = rec
+			l.table.Upsert(row)
+			if l.detailID == id && l.detail != nil {
+				l.detail.SetItem(c.New)
+			}
+			continue
+		}
+		if _, ok := l.recs[id]; ok {
+			delete(l.recs, id)
+			l.table.Remove(id)
+			if c.TTL {
+				l.note = fmt.Sprintf("a %s row expired (TTL)", l.kind)
+			}
+		}
+	}
+}
+
+// emptyText is what the table says when there are no rows.
+func (l *list) emptyText() string {
+	switch {
+	case !l.hasScope:
+		return l.hint
+	case l.ld.loading && l.table.Len() == 0:
+		return "loading…"
+	case l.ld.err != "":
+		return "error: " + l.ld.err
+	}
+	return "no " + l.kind + " in this scope"
+}
+
+// refreshEmpty keeps the empty-table text in step with the load state.
+func (l *list) refreshEmpty() { l.table.SetEmptyText(l.emptyText()) }

@@ -1,0 +1,110 @@
+package views
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+	"opsdeck/themes"
+	"opsdeck/views/vtable"
+)
+
+// Sandboxes lists the Sandbox Broker pool by status (default available), by
+// track or by idempotency key. An allocation past its own
+// lab_duration_hours window is marked "!" and its status reads "expired".
+type Sandboxes struct {
+	base
+	by, value string // by: "status", "track" or "key"
+}
+
+func sandboxColumns() []vtable.Column {
+	return []vtable.Column{
+		{Key: "sandbox", Title: "SANDBOX", Width: 12, Flex: 3, Priority: 10},
+		{Key: "name", Title: "NAME", Width: 10, Flex: 2, Priority: 5},
+		{Key: "status", Title: "STATUS", Width: 18, Priority: 9},
+		{Key: "track", Title: "TRACK", Width: 10, Flex: 1, Priority: 7},
+		{Key: "allocated", Title: "ALLOCATED", Width: 9, Priority: 6},
+		{Key: "deadline", Title: "DEADLINE", Width: 9, Priority: 8},
+		{Key: "hours", Title: "LAB H", Width: 5, Align: vtable.Right, Priority: 3},
+		{Key: "delretries", Title: "DEL RETRY", Width: 9, Align: vtable.Right, Priority: 2},
+		{Key: "external", Title: "EXTERNAL", Width: 10, Flex: 1, Priority: 1},
+	}
+}
+
+func sandboxRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
+	s, _ := r.(data.Sandbox)
+	status := s.Status
+	st := th.Status(status)
+	deadline := "-"
+	if !s.AllocatedAt.IsZero() && s.Status == data.SandboxAllocated {
+		deadline = Relative(s.AllocationDeadline(), now)
+	}
+	hours := strconv.FormatFloat(s.LabDurationHours, 'f', -1, 64)
+	row := vtable.Row{Cells: []vtable.Cell{
+		{Text: s.ID()},
+		{Text: s.Name},
+		{},
+		{Text: s.AllocatedToTrack},
+		{Text: Relative(s.AllocatedAt, now)},
+		{Text: deadline},
+		{Text: hours},
+		{Text: strconv.FormatInt(s.DeletionRetryCount, 10)},
+		{Text: s.ExternalID},
+	}}
+	if s.AllocationExpired(now) {
+		status, st = status+" (expired)", th.Error
+		row.Tag = "!"
+		row.Cells[5] = styled(deadline, th.Error)
+	}
+	row.Cells[2] = styled(status, st)
+	return row
+}
+
+// NewSandboxes builds the pane; by is "status", "track" or "key" (default
+// status=available).
+func NewSandboxes(c *Context, by, value string) *Sandboxes {
+	p := &Sandboxes{base: base{ctx: c, id: PaneSandboxes}}
+	p.lists = []*list{newList(c, PaneSandboxes, "sandboxes", sandboxColumns(), sandboxRow)}
+	if by == "" || value == "" {
+		by, value = "status", data.SandboxAvailable
+	}
+	p.scope(by, value)
+	return p
+}
+
+func (p *Sandboxes) scope(by, value string) {
+	p.by, p.value = by, value
+	v := value
+	switch by {
+	case "track":
+		p.setScope(0, data.SandboxesByTrack(v), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+			return pageOf(st.SandboxesByTrack(ctx, v, req))
+		})
+	case "key":
+		p.setScope(0, data.SandboxesByIdempotencyKey(v), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+			return pageOf(st.SandboxesByIdempotencyKey(ctx, v, req))
+		})
+	default:
+		p.by = "status"
+		p.setScope(0, data.SandboxesByStatus(v), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+			return pageOf(st.SandboxesByStatus(ctx, v, req))
+		})
+	}
+}
+
+// Show lists sandboxes by "status", "track" or "key"; an empty by means
+// status=available.
+func (p *Sandboxes) Show(by, value string) tea.Cmd {
+	if by == "" || value == "" {
+		by, value = "status", data.SandboxAvailable
+	}
+	p.scope(by, value)
+	return p.reload()
+}
+
+func (p *Sandboxes) Title() string {
+	return "Sandboxes · " + p.by + " " + p.value
+}

@@ -1,0 +1,371 @@
+package views
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+	"opsdeck/themes"
+	"opsdeck/views/inert"
+	"opsdeck/views/vtable"
+)
+
+// Sub-views of the Sessions pane: the project's sessions, its API keys and
+// the browser contexts its sessions use.
+const (
+	subSessions = iota
+	subAPIKeys
+	subContexts
+)
+
+// Sessions lists Wallcrawler sessions by project (newest first), by stored
+// status (soonest expiry first) or one session by id, with the project's
+// concurrency quota beside its count of RUNNING sessions.
+type Sessions struct {
+	base
+	project   string // the project in scope ("" when listing by status)
+	status    string
+	sessionID string
+
+	quota quotaState
+	// NextView cycles sessions → API keys → contexts. Pane-local: the
+	// keymap package has no action for it yet.
+	NextView key.Binding
+}
+
+// quotaState is the header's data: the project record and how many of its
+// sessions are RUNNING, loaded by its own request.
+type quotaState struct {
+	req     uint64
+	loading bool
+	project data.Project
+	found   bool
+	running int
+	partial bool // stopped counting at the page cap
+	err     string
+}
+
+type quotaMsg struct {
+	pane    PaneID
+	req     uint64
+	project data.Project
+	found   bool
+	running int
+	partial bool
+	err     error
+}
+
+func (m quotaMsg) PaneID() PaneID { return m.pane }
+
+// quotaPages caps the RUNNING-sessions count: running sessions are bounded
+// by the projects' concurrency quotas, so this is many times what a healthy
+// deployment has, and a runaway one shows "≥ N".
+const quotaPages = 20
+
+func sessionColumns() []vtable.Column {
+	return []vtable.Column{
+		{Key: "session", Title: "SESSION", Width: 14, Flex: 3, Priority: 10},
+		{Key: "status", Title: "STATUS", Width: 9, Priority: 9},
+		{Key: "internal", Title: "INTERNAL", Width: 12, Priority: 4},
+		{Key: "project", Title: "PROJECT", Width: 10, Flex: 2, Priority: 6},
+		{Key: "created", Title: "CREATED", Width: 9, Priority: 7},
+		{Key: "expires", Title: "EXPIRES", Width: 9, Priority: 8},
+		{Key: "region", Title: "REGION", Width: 9, Priority: 2},
+		{Key: "keepalive", Title: "KEEP", Width: 4, Priority: 1},
+		{Key: "retries", Title: "RETRY", Width: 5, Align: vtable.Right, Priority: 3},
+	}
+}
+
+func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
+	s, _ := r.(data.Session)
+	status := s.SDKStatus
+	if status == "" {
+		status = s.Status // unknown value: show what is stored
+	}
+	keep := ""
+	if s.KeepAlive {
+		keep = "yes"
+	}
+	row := vtable.Row{Cells: []vtable.Cell{
+		{Text: s.SessionID},
+		styled(status, th.Status(status)),
+		{Text: s.InternalStatus},
+		{Text: s.ProjectID},
+		{Text: Relative(s.CreatedAt, now)},
+		{Text: Relative(s.ExpiresAt, now)},
+		{Text: s.Region},
+		{Text: keep},
+		{Text: strconv.FormatInt(s.RetryCount, 10)},
+	}}
+	// A session still RUNNING past its expiry is what on-call looks for.
+	if status == data.SessionRunning && !s.ExpiresAt.IsZero() && s.ExpiresAt.Before(now) {
+		row.Tag = "!"
+		row.Cells[5] = styled(row.Cells[5].Text, th.Error)
+	}
+	return row
+}
+
+func apiKeyColumns() []vtable.Column {
+	return []vtable.Column{
+		{Key: "key", Title: "KEY", Width: 14, Flex: 2, Priority: 10},
+		{Key: "name", Title: "NAME", Width: 10, Flex: 2, Priority: 6},
+		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
+		{Key: "projects", Title: "PROJECTS", Width: 8, Align: vtable.Right, Priority: 4},
+		{Key: "created", Title: "CREATED", Width: 9, Priority: 7},
+		{Key: "lastused", Title: "LAST USED", Width: 9, Priority: 8},
+	}
+}
+
+func apiKeyRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
+	k, _ := r.(data.APIKey)
+	return vtable.Row{Cells: []vtable.Cell{
+		{Text: k.ID()},
+		{Text: k.Name},
+		styled(k.Status, th.Status(k.Status)),
+		{Text: strconv.Itoa(1 + len(k.ProjectIDs))},
+		{Text: Relative(k.CreatedAt, now)},
+		{Text: Relative(k.LastUsedAt, now)},
+	}}
+}
+
+func contextColumns() []vtable.Column {
+	return []vtable.Column{
+		{Key: "context", Title: "CONTEXT", Width: 14, Flex: 2, Priority: 10},
+		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
+		{Key: "project", Title: "PROJECT", Width: 10, Flex: 1, Priority: 6},
+		{Key: "storage", Title: "STORAGE KEY", Width: 12, Flex: 3, Priority: 4},
+		{Key: "updated", Title: "UPDATED", Width: 9, Priority: 7},
+	}
+}
+
+func contextRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
+	c, _ := r.(data.BrowserContext)
+	return vtable.Row{Cells: []vtable.Cell{
+		{Text: c.ContextID},
+		styled(c.Status, th.Status(c.Status)),
+		{Text: c.ProjectID},
+		{Text: c.StorageKey},
+		{Text: Relative(c.UpdatedAt, now)},
+	}}
+}
+
+// NewSessions builds the pane. With a project it lists that project's
+// sessions; otherwise sessions by status (default RUNNING).
+func NewSessions(c *Context, projectID, status string) *Sessions {
+	p := &Sessions{
+		base: base{ctx: c, id: PaneSessions},
+		NextView: key.NewBinding(key.WithKeys("v"),
+			key.WithHelp("v", "sessions / API keys / contexts")),
+	}
+	p.lists = []*list{
+		newList(c, PaneSessions, "sessions", sessionColumns(), sessionRow),
+		newList(c, PaneSessions, "API keys", apiKeyColumns(), apiKeyRow),
+		newList(c, PaneSessions, "contexts", contextColumns(), contextRow),
+	}
+	p.lists[subAPIKeys].hint = "API keys are listed per project: :sessions <projectId>, then v"
+	p.lists[subContexts].hint = "contexts are listed per project: :sessions <projectId>, then v"
+	p.header = p.quotaLine
+	if projectID != "" {
+		p.scopeProject(projectID)
+	} else {
+		if status == "" {
+			status = data.SessionRunning
+		}
+		p.scopeStatus(status)
+	}
+	return p
+}
+
+// Init loads the first page and, with a project in scope, its quota.
+func (p *Sessions) Init() tea.Cmd {
+	cmd := p.base.Init()
+	if p.project != "" && p.quota.req == 0 {
+		cmd = tea.Batch(cmd, p.loadQuota())
+	}
+	return cmd
+}
+
+// ShowProject lists a project's sessions and loads its quota.
+func (p *Sessions) ShowProject(projectID string) tea.Cmd {
+	p.scopeProject(projectID)
+	return tea.Batch(p.reload(), p.loadQuota())
+}
+
+// ShowStatus lists sessions whose stored status is status, soonest expiry
+// first.
+func (p *Sessions) ShowStatus(status string) tea.Cmd {
+	p.scopeStatus(status)
+	return p.reload()
+}
+
+// ShowSession lists the one session with this id, selected.
+func (p *Sessions) ShowSession(sessionID string) tea.Cmd {
+	p.scopeSession(sessionID)
+	return p.reload()
+}
+
+func (p *Sessions) scopeProject(projectID string) {
+	p.project, p.status, p.sessionID = projectID, "", ""
+	p.quota = quotaState{}
+	id := projectID
+	p.setScope(subSessions, data.SessionsByProject(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+		return pageOf(st.SessionsByProject(ctx, id, req))
+	})
+	p.lists[subAPIKeys].setScope(data.APIKeysByProject(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+		return pageOf(st.APIKeysByProject(ctx, id, req))
+	})
+	p.lists[subContexts].setScope(data.ContextsByProject(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+		return pageOf(st.ContextsByProject(ctx, id, req))
+	})
+	p.cur = subSessions
+}
+
+func (p *Sessions) scopeStatus(status string) {
+	p.project, p.status, p.sessionID = "", status, ""
+	p.quota = quotaState{}
+	p.lists[subAPIKeys].clearScope()
+	p.lists[subContexts].clearScope()
+	st := status
+	p.setScope(subSessions, data.SessionsByStatus(st), func(ctx context.Context, s *data.Store, req data.PageRequest) (fetched, error) {
+		return pageOf(s.SessionsByStatus(ctx, st, req))
+	})
+}
+
+func (p *Sessions) scopeSession(sessionID string) {
+	p.project, p.status, p.sessionID = "", "", sessionID
+	p.quota = quotaState{}
+	p.lists[subAPIKeys].clearScope()
+	p.lists[subContexts].clearScope()
+	id := sessionID
+	p.setScope(subSessions, data.SessionByID(id), func(ctx context.Context, st *data.Store, _ data.PageRequest) (fetched, error) {
+		return oneOf(st.Session(ctx, id))
+	})
+	p.lists[subSessions].selectID = id
+}
+
+// loadQuota fetches the project and counts its RUNNING sessions.
+func (p *Sessions) loadQuota() tea.Cmd {
+	if p.project == "" || p.ctx.Store == nil {
+		return nil
+	}
+	p.quota = quotaState{req: reqSeq.Add(1), loading: true}
+	var (
+		req  = p.quota.req
+		pane = p.id
+		id   = p.project
+		st   = p.ctx.Store
+	)
+	return func() tea.Msg {
+		ctx := context.Background()
+		msg := quotaMsg{pane: pane, req: req}
+		msg.project, msg.found, msg.err = st.Project(ctx, id)
+		if msg.err != nil {
+			return msg
+		}
+		var cursor data.Cursor
+		for i := 0; i < quotaPages; i++ {
+			page, err := st.SessionsByStatus(ctx, data.SessionRunning, data.PageRequest{Cursor: cursor})
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			for _, s := range page.Items {
+				if s.ProjectID == id && s.SDKStatus == data.SessionRunning {
+					msg.running++
+				}
+			}
+			if cursor = page.Next; cursor == nil {
+				return msg
+			}
+		}
+		msg.partial = true
+		return msg
+	}
+}
+
+// Update adds the sub-view key and the quota answer to the base.
+func (p *Sessions) Update(msg tea.Msg) tea.Cmd {
+	switch m := msg.(type) {
+	case quotaMsg:
+		if m.req != p.quota.req {
+			return nil
+		}
+		p.quota.loading = false
+		p.quota.project, p.quota.found, p.quota.running, p.quota.partial = m.project, m.found, m.running, m.partial
+		if m.err != nil {
+			p.quota.err = data.Describe(m.err)
+		}
+		return nil
+	case tea.KeyPressMsg:
+		if !p.DetailOpen() && key.Matches(m, p.NextView) {
+			return p.show((p.cur + 1) % len(p.lists))
+		}
+		if key.Matches(m, p.ctx.Keys.Reload) && !p.DetailOpen() {
+			return tea.Batch(p.base.Update(msg), p.loadQuota())
+		}
+	}
+	return p.base.Update(msg)
+}
+
+func (p *Sessions) Help() []key.Binding { return []key.Binding{p.NextView} }
+
+// Title names the scope: "Sessions · project p-1", "Sessions · status
+// RUNNING", "API keys · project p-1".
+func (p *Sessions) Title() string {
+	what := []string{"Sessions", "API keys", "Contexts"}[p.cur]
+	switch {
+	case p.project != "":
+		return what + " · project " + p.project
+	case p.sessionID != "":
+		return what + " · session " + p.sessionID
+	}
+	return what + " · status " + p.status + " (soonest expiry first)"
+}
+
+// quotaLine is the header: the project's concurrency quota beside its count
+// of RUNNING sessions.
+func (p *Sessions) quotaLine(width int) string {
+	th := p.ctx.Theme
+	var text string
+	var style = th.Muted
+	switch {
+	case p.project == "":
+		text = "no project in scope — :sessions <projectId> shows its quota, API keys and contexts"
+	case p.quota.loading:
+		text = "project " + p.project + " · quota loading…"
+	case p.quota.err != "":
+		text, style = "project "+p.project+" · quota unavailable: "+p.quota.err, th.Error
+	case !p.quota.found:
+		text, style = "project "+p.project+" · not found in wallcrawler-projects", th.Warn
+	default:
+		q := p.quota.project
+		n := strconv.Itoa(p.quota.running)
+		if p.quota.partial {
+			n = "≥" + n
+		}
+		text = fmt.Sprintf("project %s · %s running / quota %d", p.project, n, q.Concurrency)
+		if q.Name != "" {
+			text += " · " + q.Name
+		}
+		if q.Status != "" {
+			text += " · " + q.Status
+		}
+		style = th.StatusValue
+		if q.Concurrency > 0 && int64(p.quota.running) >= q.Concurrency {
+			style = th.Warn
+			text += " · AT QUOTA"
+		}
+	}
+	return style.Render(inert.Pad(text, width))
+}
+
+// IDs are the loaded ids, for command completion.
+func (p *Sessions) IDs() []string { return p.ids(50) }
+
+// Project is the project in scope, "" when none.
+func (p *Sessions) Project() string { return p.project }
