@@ -106,12 +106,12 @@ func (m *Map) Rebind(actionName string, keys []string) error {
 	}
 	clean := make([]string, 0, len(keys))
 	for _, k := range keys {
+		if k == " " {
+			k = "space"
+		}
 		k = strings.TrimSpace(k)
 		if k == "" {
 			return fmt.Errorf("action %q: empty key", a.name)
-		}
-		if k == " " {
-			k = "space"
 		}
 		clean = append(clean, k)
 	}
@@ -164,19 +164,14 @@ func (m *Map) Apply(bindings map[string][]string, lines map[string]int, file str
 	return nil
 }
 
-// firstPresent picks the action the user wrote in the file, so the error
-// points at the line that caused the clash.
+// firstPresent picks the action of a clash that the file rebinds (the second
+// one when both are), so the error points at the line that caused it.
 func firstPresent(bindings map[string][]string, names [2]string) string {
-	for n := range bindings {
-		if a, ok := lookup(n); ok && (a.name == names[1] || a.name == names[0]) {
-			if a.name == names[1] {
+	for i := 1; i >= 0; i-- {
+		for n := range bindings {
+			if a, ok := lookup(n); ok && a.name == names[i] {
 				return n
 			}
-		}
-	}
-	for n := range bindings {
-		if a, ok := lookup(n); ok && a.name == names[0] {
-			return n
 		}
 	}
 	return ""

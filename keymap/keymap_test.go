@@ -1,0 +1,246 @@
+package keymap
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+func TestDefaultsNonEmptyAndHelped(t *testing.T) {
+	m := Default()
+	for _, name := range ActionNames() {
+		b := m.Binding(name)
+		if b == nil {
+			t.Fatalf("action %q has no binding", name)
+		}
+		if len(b.Keys()) == 0 || !b.Enabled() {
+			t.Errorf("action %q has no keys", name)
+		}
+		if b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("action %q has no help text", name)
+		}
+	}
+}
+
+// Every field of Map is reachable by name, so nothing is unrebindable.
+func TestEveryFieldHasAnActionName(t *testing.T) {
+	m := Default()
+	seen := map[*key.Binding]bool{}
+	for _, name := range ActionNames() {
+		seen[m.Binding(name)] = true
+	}
+	v := reflect.ValueOf(&m).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Array:
+			for j := 0; j < f.Len(); j++ {
+				if !seen[f.Index(j).Addr().Interface().(*key.Binding)] {
+					t.Errorf("%s[%d] has no action name", v.Type().Field(i).Name, j)
+				}
+			}
+		default:
+			if !seen[f.Addr().Interface().(*key.Binding)] {
+				t.Errorf("%s has no action name", v.Type().Field(i).Name)
+			}
+		}
+	}
+}
+
+func TestDefaultsHaveNoConflicts(t *testing.T) {
+	if c := Default().Conflicts(); len(c) != 0 {
+		t.Fatalf("default keymap conflicts: %+v", c)
+	}
+}
+
+func TestConflictsDetected(t *testing.T) {
+	m := Default()
+	if err := m.Rebind("reload", []string{"j"}); err != nil {
+		t.Fatal(err)
+	}
+	c := m.Conflicts()
+	if len(c) != 1 || c[0].Key != "j" || c[0].Actions != [2]string{"down", "reload"} {
+		t.Fatalf("conflicts %+v", c)
+	}
+	// Mark (lists) and Pause (stream) share space on purpose; a dialog's
+	// Deny shares esc with Back on purpose.
+	m = Default()
+	if !contains(m.Mark.Keys(), "space") || !contains(m.Pause.Keys(), "space") || !contains(m.Deny.Keys(), "esc") {
+		t.Fatalf("intentional sharing changed; update this test")
+	}
+}
+
+func TestNoTerminalHostileDefaults(t *testing.T) {
+	bad := []string{"ctrl+b", "ctrl+a", "ctrl+s", "ctrl+q", "ctrl+z", "ctrl+d", "ctrl+k", "ctrl+\\"}
+	m := Default()
+	for _, name := range ActionNames() {
+		for _, k := range m.Binding(name).Keys() {
+			if contains(bad, k) {
+				t.Errorf("action %q uses %q, which tmux/screen/the tty takes", name, k)
+			}
+		}
+	}
+}
+
+func TestDefaultsMatchTheIssue(t *testing.T) {
+	m := Default()
+	want := map[string][]string{
+		"up": {"k", "up"}, "down": {"j", "down"}, "top": {"g", "home"}, "bottom": {"G", "end"},
+		"page_up": {"pgup"}, "page_down": {"pgdown"}, "enter": {"enter"}, "back": {"esc"},
+		"quit": {"q"}, "help": {"?"}, "command": {":"}, "filter": {"/"},
+		"next_pane": {"tab"}, "prev_pane": {"shift+tab"}, "pane_1": {"1"}, "pane_6": {"6"},
+		"mark": {"space"}, "reload": {"r"}, "load_all": {"L"}, "cancel": {"ctrl+c"}, "copy": {"c"},
+		"release": {"x"}, "retry": {"R"}, "mark_deletion": {"D"}, "mark_failed": {"F"},
+		"confirm": {"y"}, "deny": {"n", "esc"},
+	}
+	for name, keys := range want {
+		if got := m.Binding(name).Keys(); !reflect.DeepEqual(got, keys) {
+			t.Errorf("%s = %v, want %v", name, got, keys)
+		}
+	}
+}
+
+func TestKeyPressesMatch(t *testing.T) {
+	m := Default()
+	cases := []struct {
+		msg tea.KeyPressMsg
+		b   key.Binding
+	}{
+		{tea.KeyPressMsg{Code: 'j', Text: "j"}, m.Down},
+		{tea.KeyPressMsg{Code: tea.KeyDown}, m.Down},
+		{tea.KeyPressMsg{Code: 'g', Text: "G", ShiftedCode: 'G', Mod: tea.ModShift}, m.Bottom},
+		{tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}, m.Mark},
+		{tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, m.PrevPane},
+		{tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}, m.Cancel},
+		{tea.KeyPressMsg{Code: tea.KeyPgDown}, m.PageDown},
+		{tea.KeyPressMsg{Code: '3', Text: "3"}, m.Panes[2]},
+		{tea.KeyPressMsg{Code: '>', Text: ">"}, m.SortNext},
+	}
+	for _, c := range cases {
+		if !key.Matches(c.msg, c.b) {
+			t.Errorf("%q does not match %v", c.msg.String(), c.b.Keys())
+		}
+	}
+	if key.Matches(tea.KeyPressMsg{Code: 'g', Text: "g"}, m.Bottom) {
+		t.Errorf("g matched Bottom")
+	}
+}
+
+func TestRebind(t *testing.T) {
+	m := Default()
+	if err := m.Rebind("Reload", []string{"ctrl+r", " F5 "}); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Reload.Keys(); !reflect.DeepEqual(got, []string{"ctrl+r", "F5"}) {
+		t.Fatalf("keys %v", got)
+	}
+	if m.Reload.Help().Key != "ctrl+r/F5" || m.Reload.Help().Desc != "reload" {
+		t.Fatalf("help %+v", m.Reload.Help())
+	}
+	if !key.Matches(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}, m.Reload) {
+		t.Fatalf("ctrl+r does not reload")
+	}
+	if key.Matches(tea.KeyPressMsg{Code: 'r', Text: "r"}, m.Reload) {
+		t.Fatalf("old key r still reloads")
+	}
+	if err := m.Rebind("mark-deletion", []string{"X"}); err != nil || m.MarkDeletion.Keys()[0] != "X" {
+		t.Fatalf("kebab-case name: %v", err)
+	}
+	if err := m.Rebind("pane_3", []string{" "}); err != nil || m.Panes[2].Keys()[0] != "space" {
+		t.Fatalf("space by value: %v %v", err, m.Panes[2].Keys())
+	}
+}
+
+func TestRebindErrors(t *testing.T) {
+	m := Default()
+	err := m.Rebind("frobnicate", []string{"z"})
+	if err == nil || !strings.Contains(err.Error(), `unknown action "frobnicate"`) || !strings.Contains(err.Error(), "release") {
+		t.Fatalf("unknown action error: %v", err)
+	}
+	if err := m.Rebind("quit", nil); err == nil || !strings.Contains(err.Error(), "no keys") {
+		t.Fatalf("empty keys: %v", err)
+	}
+	if err := m.Rebind("quit", []string{"q", ""}); err == nil || !strings.Contains(err.Error(), "empty key") {
+		t.Fatalf("blank key: %v", err)
+	}
+	if !reflect.DeepEqual(m.Quit.Keys(), []string{"q"}) {
+		t.Fatalf("failed rebind changed quit: %v", m.Quit.Keys())
+	}
+}
+
+func TestApply(t *testing.T) {
+	m := Default()
+	err := m.Apply(map[string][]string{"quit": {"Q"}, "next_pane": {"l"}}, map[string]int{"quit": 4, "next_pane": 5}, "cfg.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Quit.Keys()[0] != "Q" || m.NextPane.Keys()[0] != "l" {
+		t.Fatalf("not applied")
+	}
+}
+
+func TestApplyErrorsNameTheLine(t *testing.T) {
+	m := Default()
+	before := Default()
+	err := m.Apply(map[string][]string{"quit": {"Q"}, "foo": {"z"}, "help": {}},
+		map[string]int{"quit": 3, "foo": 7, "help": 9}, "/home/op/.config/opsdeck/config.yaml")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		`/home/op/.config/opsdeck/config.yaml:7: unknown action "foo"`,
+		`/home/op/.config/opsdeck/config.yaml:9: action "help": no keys given`,
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
+		}
+	}
+	// All or nothing: the valid "quit" line is not applied either.
+	if !reflect.DeepEqual(m.Quit.Keys(), before.Quit.Keys()) {
+		t.Fatalf("partial apply: quit = %v", m.Quit.Keys())
+	}
+}
+
+func TestApplyRejectsClash(t *testing.T) {
+	m := Default()
+	err := m.Apply(map[string][]string{"reload": {"j"}}, map[string]int{"reload": 12}, "c.yaml")
+	if err == nil || !strings.Contains(err.Error(), `c.yaml:12: key "j" is bound to both "down" and "reload"`) {
+		t.Fatalf("clash error: %v", err)
+	}
+	// Swapping two keys in one file is fine.
+	err = m.Apply(map[string][]string{"up": {"j"}, "down": {"k"}}, nil, "c.yaml")
+	if err != nil {
+		t.Fatalf("swap rejected: %v", err)
+	}
+}
+
+func TestHelpGroups(t *testing.T) {
+	m := Default()
+	groups := m.FullHelp()
+	if len(groups) != 4 {
+		t.Fatalf("want 4 groups (navigation, panes, data, actions), got %d", len(groups))
+	}
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	if n != len(ActionNames()) {
+		t.Fatalf("help lists %d bindings, there are %d actions", n, len(ActionNames()))
+	}
+	if len(m.ShortHelp()) == 0 {
+		t.Fatal("no short help")
+	}
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
