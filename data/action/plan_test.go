@@ -171,3 +171,40 @@ func TestTypedConfirmation(t *testing.T) {
 		t.Errorf("bulk phrase")
 	}
 }
+
+// A newer image arriving while the dialog is open: Check says what a write
+// would meet, Refresh re-plans on what is really there.
+func TestCheckAndRefreshAgainstANewerImage(t *testing.T) {
+	now := time.Now()
+	seen := runningSession("sess_r")
+	p, err := PlanFor(ReleaseSession, seen, now, Options{Operator: Operator{User: "a@b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _, _ := p.Check(seen); !ok {
+		t.Fatalf("the plan must pass on the item it was made from")
+	}
+
+	moved := runningSession("sess_r")
+	moved["internalStatus"] = S("ACTIVE")
+	ok, why, msg := p.Check(moved)
+	if ok || why != FailChangedSinceSeen || msg != "not released: changed since seen: internalStatus was READY, is now ACTIVE" {
+		t.Errorf("Check(moved) = %v %q %q", ok, why, msg)
+	}
+	q, err := p.Refresh(moved, now)
+	if err != nil || q.Operator.User != "a@b" || !avEqual(q.Values[":seen_internalStatus"], S("ACTIVE")) {
+		t.Errorf("Refresh(moved) = %v, %v", q.Values[":seen_internalStatus"], err)
+	}
+
+	ended := runningSession("sess_r")
+	ended["status"] = S("COMPLETED")
+	if ok, why, _ := p.Check(ended); ok || why != FailAlreadyDone {
+		t.Errorf("Check(ended) = %v %q", ok, why)
+	}
+	if _, err := p.Refresh(ended, now); err == nil || !strings.Contains(err.Error(), "this one is COMPLETED") {
+		t.Errorf("Refresh(ended) err = %v", err)
+	}
+	if ok, why, msg := p.Check(nil); ok || why != FailGone || msg != "not released: the item no longer exists" {
+		t.Errorf("Check(nil) = %v %q %q", ok, why, msg)
+	}
+}
