@@ -40,6 +40,13 @@
 //     ExpiredIterator or the like; treated the same).
 //   - AFTER_SEQUENCE_NUMBER past the end of the shard: HTTP 500
 //     InternalFailure (treated as transient).
+//   - A LATEST (or TRIM_HORIZON) iterator on an empty shard sits at the
+//     shard's starting number. The first record usually gets a higher number
+//     (the counter is shared, see above), and then that iterator fails with
+//     TrimmedDataAccessException ("read past the oldest stream record").
+//     Nothing was lost, so the reader re-reads from TRIM_HORIZON without a
+//     "gap" notice when nothing was delivered yet and the shard answered
+//     within the last minute (AWS trims only after 24 hours).
 //   - DescribeStream accepts ShardFilter CHILD_SHARDS without error.
 //   - ApproximateCreationDateTime is truncated to the minute.
 //   - Disabling the stream: DescribeTable keeps LatestStreamArn but drops

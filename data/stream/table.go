@@ -162,8 +162,10 @@ func (r *tableReader) open(ctx context.Context) bool {
 				return false
 			case err == nil:
 				r.arn = arn
-				r.health.ok("")
+				// Shards register as pending before the manager reports
+				// itself ready, so "live" waits for their first poll.
 				r.startAtLatest(ctx, shards)
+				r.health.ok("")
 				return true
 			case classify(ctx, err) == faultCanceled:
 				return false
