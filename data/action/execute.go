@@ -90,7 +90,7 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 		return fail(err)
 	}
 	spec, ok := specFor(p.Kind)
-	if !ok || len(p.Key) == 0 || len(p.Seen) == 0 {
+	if !ok || len(p.Key) == 0 || len(p.Seen) == 0 || p.Table != p.Kind.Table() {
 		return fail(fmt.Errorf("empty or unknown plan (%q); build plans with PlanFor", string(p.Kind)))
 	}
 	// Rebuild at this instant from the item as seen: the dialog may have
