@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -208,7 +209,9 @@ func plain(v types.AttributeValue) any {
 	case *types.AttributeValueMemberS:
 		return x.Value
 	case *types.AttributeValueMemberN:
-		if json.Valid([]byte(x.Value)) {
+		// Only a real decimal number becomes a JSON number (ParseFloat alone
+		// would take "0x10" and "Inf"; json.Valid alone would take "{}").
+		if _, err := strconv.ParseFloat(x.Value, 64); err == nil && json.Valid([]byte(x.Value)) {
 			return json.RawMessage(x.Value)
 		}
 		return x.Value
