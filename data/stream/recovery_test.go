@@ -1,0 +1,72 @@
+package stream
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"opsdeck/data"
+	"opsdeck/demo/ddblocal"
+)
+
+// TestRecoversAfterServerRestart: a DynamoDB Local of our own (with -dbPath,
+// so the data survives) is stopped while the reader tails it: both tables
+// report "reconnecting". It starts again, more writes are made, and the
+// reader reports "live" again and delivers them: every record before and
+// after the outage exactly once.
+func TestRecoversAfterServerRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts its own DynamoDB Local")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	srv, err := ddblocal.Start(ctx, ddblocal.Options{DBPath: t.TempDir()})
+	if err != nil {
+		t.Fatalf("starting DynamoDB Local: %v", err)
+	}
+	t.Cleanup(func() { _ = srv.Stop() })
+
+	conn := testConn(t, srv.Endpoint(), data.ConnOptions{})
+	ids := []data.TableID{data.TableSessions, data.TableEvents}
+	tables := testTables(t, conn, ids...)
+	sink := newCollectSink()
+	startTailer(t, conn, tables, Options{Tables: ids, MaxBackoff: time.Second}, sink)
+	waitLive(t, sink, ids)
+
+	w := newWorkload(conn, tables, 5)
+	for i := 0; i < 40; i++ {
+		if err := w.step(ctx, ids[i%2], 8); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitAll(t, sink, w, 30*time.Second)
+
+	sink.mu.Lock()
+	mark := len(sink.health)
+	sink.mu.Unlock()
+	if err := srv.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	sink.waitFor(t, 30*time.Second, "reconnecting on both tables", func() bool {
+		return sink.sawState(data.TableSessions, StateReconnecting, mark) && sink.sawState(data.TableEvents, StateReconnecting, mark)
+	})
+	if err := srv.Restart(ctx); err != nil {
+		t.Fatalf("restarting DynamoDB Local: %v", err)
+	}
+	for i := 0; i < 40; i++ {
+		if err := w.step(ctx, ids[i%2], 8); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sink.waitFor(t, 60*time.Second, "live again on both tables", func() bool {
+		return sink.lastState(data.TableSessions) == StateLive && sink.lastState(data.TableEvents) == StateLive
+	})
+	waitAll(t, sink, w, 60*time.Second)
+	got, health := sink.snapshot()
+	verifyExactly(t, got, w.wants)
+	for _, h := range health[mark:] {
+		if h.State == StateOff {
+			t.Errorf("a restart must not stop the reader: %+v", h)
+		}
+	}
+}
