@@ -99,9 +99,6 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		// configure some to run the demo or the tests.
 		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("opsdeck", "local", "")))
 	}
-	if o.HTTPClient != nil {
-		opts = append(opts, config.WithHTTPClient(o.HTTPClient))
-	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("loading AWS configuration: %w", err)
@@ -110,7 +107,13 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		return nil, fmt.Errorf("no AWS region: pass --region or set AWS_REGION")
 	}
 
+	// The HTTP client goes on the service clients, not on the shared config:
+	// LoadDefaultConfig refuses a plain *http.Client whenever AWS_CA_BUNDLE is
+	// set (it cannot add the bundle to an arbitrary RoundTripper).
 	db := dynamodb.NewFromConfig(cfg, func(opt *dynamodb.Options) {
+		if o.HTTPClient != nil {
+			opt.HTTPClient = o.HTTPClient
+		}
 		if endpoint != "" {
 			opt.BaseEndpoint = aws.String(endpoint)
 		}
@@ -120,6 +123,9 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		opt.DisableValidateResponseChecksum = local
 	})
 	streams := dynamodbstreams.NewFromConfig(cfg, func(opt *dynamodbstreams.Options) {
+		if o.HTTPClient != nil {
+			opt.HTTPClient = o.HTTPClient
+		}
 		if streamsEndpoint != "" {
 			opt.BaseEndpoint = aws.String(streamsEndpoint)
 		}
