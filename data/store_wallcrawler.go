@@ -85,13 +85,14 @@ func (s *Store) ContextsByProject(ctx context.Context, projectID string, req Pag
 	seen := map[string]bool{}
 	cursor := req.Cursor
 	for pages := 1; ; pages++ {
-		// Read sessions in pages of the wanted size; most sessions carry no
-		// context, so several pages may be needed to fill one.
+		// Ask for no more sessions than contexts still wanted, so a page
+		// never holds more than limit contexts and the sessions cursor never
+		// skips one. Most sessions carry no context, hence the loop.
 		items, next, used, err := s.queryItems(ctx, keyQuery{
 			table: TableSessions, index: "projectId-createdAt-index",
 			pkValue: S(projectID), newestFirst: true,
 			only: []string{"contextId"},
-		}, PageRequest{Limit: max(limit, 25), Cursor: cursor})
+		}, PageRequest{Limit: limit - int32(len(ids)), Cursor: cursor})
 		out.Consumed += used
 		if err != nil {
 			return out, err

@@ -1,0 +1,199 @@
+package data
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// faultyDB is a test database whose requests pass through f.
+func faultyDB(t *testing.T, f *faultTransport) *testDB {
+	db := newTestDB(t, ConnOptions{HTTPClient: &http.Client{Transport: f}})
+	db.store.backoff = backoff{base: time.Millisecond, max: 4 * time.Millisecond, attempts: 3}
+	return db
+}
+
+func runningSessions(n int) []Item {
+	var items []Item
+	for i := 0; i < n; i++ {
+		items = append(items, sessionItem(fmt.Sprintf("sess_%02d", i), "p", "RUNNING", baseTime, int64(1_800_000_000+i)))
+	}
+	return items
+}
+
+func TestBatchGetRetriesUnprocessedKeysAndKeepsOrder(t *testing.T) {
+	keyNames := MustSchema(TableSessions).KeyNames()
+	f := &faultTransport{rewrite: func(op string, call int, body []byte) []byte {
+		if op == "BatchGetItem" && call <= 3 {
+			return deferItems(body, 2, keyNames) // two items a call, the rest "throttled"
+		}
+		return body
+	}}
+	db := faultyDB(t, f)
+	db.put(TableSessions, runningSessions(9)...)
+
+	p, err := db.store.SessionsByStatus(context.Background(), "RUNNING", PageRequest{Limit: 9})
+	if err != nil {
+		t.Fatal(Describe(err))
+	}
+	if len(p.Items) != 9 {
+		t.Fatalf("got %d sessions, want 9", len(p.Items))
+	}
+	for i, s := range p.Items {
+		if s.SessionID != fmt.Sprintf("sess_%02d", i) || s.SigningKey == "" {
+			t.Fatalf("item %d = %s (order lost or not completed)", i, s.SessionID)
+		}
+	}
+	if n := f.count("BatchGetItem"); n != 4 {
+		t.Errorf("BatchGetItem called %d times, want 4 (3 partial + 1 rest)", n)
+	}
+}
+
+func TestBatchGetGivesUpAfterBoundedAttempts(t *testing.T) {
+	keyNames := MustSchema(TableSessions).KeyNames()
+	f := &faultTransport{rewrite: func(op string, call int, body []byte) []byte {
+		if op == "BatchGetItem" {
+			return deferItems(body, 0, keyNames)
+		}
+		return body
+	}}
+	db := faultyDB(t, f)
+	db.put(TableSessions, runningSessions(3)...)
+
+	_, err := db.store.SessionsByStatus(context.Background(), "RUNNING", PageRequest{})
+	var ue *UnprocessedError
+	if !errors.As(err, &ue) || ue.Keys != 3 || !IsThrottled(err) {
+		t.Fatalf("err = %v", err)
+	}
+	if n := f.count("BatchGetItem"); n != 3 {
+		t.Errorf("BatchGetItem called %d times, want the 3 attempts allowed", n)
+	}
+	if d := Describe(err); !strings.HasPrefix(d, "throttled on ") || !strings.Contains(d, "3 keys still unread") {
+		t.Errorf("Describe = %q", d)
+	}
+}
+
+func TestBatchGetBackoffStopsWhenContextEnds(t *testing.T) {
+	keyNames := MustSchema(TableSessions).KeyNames()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := &faultTransport{rewrite: func(op string, call int, body []byte) []byte {
+		if op == "BatchGetItem" {
+			cancel() // the user gives up while we would be backing off
+			return deferItems(body, 0, keyNames)
+		}
+		return body
+	}}
+	db := faultyDB(t, f)
+	db.store.backoff = backoff{base: time.Hour, max: time.Hour, attempts: 5} // only ctx can end the wait
+	db.put(TableSessions, runningSessions(2)...)
+
+	_, err := db.store.SessionsByStatus(ctx, "RUNNING", PageRequest{})
+	if !IsCancelled(err) || Describe(err) != "cancelled" {
+		t.Fatalf("err = %v, Describe = %q", err, Describe(err))
+	}
+}
+
+func TestDescribeAPIErrors(t *testing.T) {
+	codes := map[string]string{}
+	f := &faultTransport{fail: func(op string, call int) string { return codes[op] }}
+	db := faultyDB(t, f)
+	ctx := context.Background()
+	table := db.tables.Name(TableSessions)
+
+	codes["Query"] = "AccessDeniedException"
+	_, err := db.store.SessionsByProject(ctx, "p", PageRequest{})
+	if !IsAccessDenied(err) || IsThrottled(err) {
+		t.Fatalf("access denied not recognised: %v", err)
+	}
+	if d := Describe(err); !strings.HasPrefix(d, "access denied (AccessDeniedException) on "+table) {
+		t.Errorf("Describe = %q", d)
+	}
+
+	codes["Query"] = "ProvisionedThroughputExceededException" // the SDK retries, then gives up
+	_, err = db.store.SessionsByProject(ctx, "p", PageRequest{})
+	if !IsThrottled(err) {
+		t.Fatalf("throttling not recognised: %v", err)
+	}
+	if d := Describe(err); !strings.HasPrefix(d, "throttled by DynamoDB on "+table) {
+		t.Errorf("Describe = %q", d)
+	}
+	if f.count("Query") < 3 {
+		t.Errorf("throttled Query was not retried by the SDK (%d calls)", f.count("Query"))
+	}
+}
+
+func TestDescribeRealServerErrors(t *testing.T) {
+	db := newTestDB(t)
+	ctx := context.Background()
+
+	// A table that does not exist: named in the message.
+	missing := NewStore(db.conn, db.tables.WithPrefix("nosuch-"))
+	_, err := missing.SessionsByProject(ctx, "p", PageRequest{})
+	if !IsNotFound(err) {
+		t.Fatalf("missing table: %v", err)
+	}
+	want := "table nosuch-" + db.tables.Name(TableSessions) + " (index projectId-createdAt-index) does not exist at " + db.conn.Endpoint
+	if d := Describe(err); d != want {
+		t.Errorf("Describe = %q\n     want %q", d, want)
+	}
+
+	// An incomplete key is a validation error.
+	_, _, err = db.store.GetItem(ctx, TableSandboxes, Item{"PK": str("SBX#x")})
+	if !IsValidation(err) || !strings.HasPrefix(Describe(err), "request rejected as invalid on "+db.tables.Name(TableSandboxes)+": ") {
+		t.Errorf("validation: %v / %q", err, Describe(err))
+	}
+
+	// A failed condition.
+	db.put(TableProjects, Item{"projectId": str("p1")})
+	_, err = db.conn.DB.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                aws.String(db.tables.Name(TableProjects)),
+		Item:                     Item{"projectId": str("p1")},
+		ConditionExpression:      aws.String("attribute_not_exists(#k)"),
+		ExpressionAttributeNames: map[string]string{"#k": "projectId"},
+	})
+	if !IsConditionFailed(err) || !strings.HasPrefix(Describe(err), "not changed: the item is no longer in the expected state") {
+		t.Errorf("condition: %v / %q", err, Describe(err))
+	}
+
+	// A context cancelled before the call.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = db.store.SessionsByProject(cctx, "p", PageRequest{})
+	if !IsCancelled(err) || Describe(err) != "cancelled" {
+		t.Errorf("cancelled: %v / %q", err, Describe(err))
+	}
+	if Describe(nil) != "" {
+		t.Errorf("Describe(nil) must be empty")
+	}
+}
+
+func TestDescribeUnreachableEndpoint(t *testing.T) {
+	// A port that was free a moment ago: nothing listens there.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	endpoint := "http://" + l.Addr().String()
+	l.Close()
+	conn, err := ConnectLocal(context.Background(), endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, _ := ResolveTables("dev", nil)
+	_, _, err = NewStore(conn, tables).Session(context.Background(), "x")
+	if !IsUnreachable(err) {
+		t.Fatalf("not recognised as unreachable: %v", err)
+	}
+	if d := Describe(err); d != "cannot reach "+endpoint+": connection refused" {
+		t.Errorf("Describe = %q", d)
+	}
+}
