@@ -81,11 +81,11 @@ func TestDecodeSessionContainerRowShowsCompletedAndAcceptsNumericUpdatedAt(t *te
 
 func TestDecodeKeepsWrongTypesMissingAndUnknownAttributes(t *testing.T) {
 	it := Item{
-		"sessionId":   num(42),                              // N where S is documented
-		"status":      mapv(Item{"x": str("y")}),            // M where S is documented
-		"createdAt":   str("yesterday-ish"),                 // unreadable time
-		"keepAlive":   str("true"),                          // boolean as text
-		"proxyBytes":  str("12.5"),                          // numeric string, with a fraction
+		"sessionId":   num(42),                   // N where S is documented
+		"status":      mapv(Item{"x": str("y")}), // M where S is documented
+		"createdAt":   str("yesterday-ish"),      // unreadable time
+		"keepAlive":   str("true"),               // boolean as text
+		"proxyBytes":  str("12.5"),               // numeric string, with a fraction
 		"retryCount":  &types.AttributeValueMemberNULL{Value: true},
 		"mystery":     &types.AttributeValueMemberBS{Value: [][]byte{{0xff}}},
 		"projectIds":  listv(str("a")), // unknown on sessions
