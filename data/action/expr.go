@@ -2,7 +2,6 @@ package action
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -258,14 +257,4 @@ func (b *exprBuilder) finish(clauses []Clause, sets []setOp, changes []Change) r
 		names:     b.names,
 		values:    b.values,
 	}
-}
-
-// sortedKeys is for stable output in docs, audit lines and tests.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
