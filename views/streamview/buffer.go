@@ -13,6 +13,11 @@ type entry struct {
 	seq  uint64          // arrival number, increasing without gaps
 	cols [numCols]string // sanitised cell text
 	hay  string          // lower-cased cells for the filter
+
+	// line caches the drawn (unselected) row for layout generation gen, so
+	// a frame re-renders only rows it has not drawn at this width before.
+	line string
+	gen  uint64
 }
 
 // buffer is a ring of the newest cap records, addressed by arrival number:

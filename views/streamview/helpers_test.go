@@ -12,6 +12,7 @@ import (
 	"opsdeck/data/stream"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/views/inert"
 )
 
 // t0 is the fixed time of every test record, so views are deterministic.
@@ -128,3 +129,5 @@ func rows(t *testing.T, m *Model) []string {
 }
 
 func infoLine(m *Model) string { return strings.SplitN(m.View(), "\n", 2)[0] }
+
+func displayWidth(s string) int { return inert.Width(s) }

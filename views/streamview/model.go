@@ -74,6 +74,12 @@ type Model struct {
 
 	width, height int
 	diff          *diffView
+
+	// The column layout and its cache generation (see entry.line).
+	lay         layout
+	layoutW     int
+	layoutTable data.TableID
+	gen         uint64
 }
 
 // New returns an empty pane that follows the newest record.

@@ -216,7 +216,7 @@ func TestModifySummaryListsChanges(t *testing.T) {
 	old := img("sessionId", "s-1", "status", "RUNNING", "updatedAt", "2026-11-21T12:00:00Z", "publicIP", "10.0.0.1")
 	new := img("sessionId", "s-1", "status", "COMPLETED", "updatedAt", "2026-11-21T12:05:00Z", "keepAlive", "yes")
 	got := summaryText(session("MODIFY", "s-1", old, new, 0))
-	want := "+keepAlive=yes, -publicIP, status: RUNNING → COMPLETED, updatedAt: 2026-11-21T12:00:00Z → 2026-11-21T12:05:00Z"
+	want := "status: RUNNING → COMPLETED, +keepAlive=yes, -publicIP, updatedAt: 2026-11-21T12:00:00Z → 2026-11-21T12:05:00Z"
 	if got != want {
 		t.Fatalf("summary\n got %q\nwant %q", got, want)
 	}

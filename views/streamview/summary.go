@@ -1,6 +1,7 @@
 package streamview
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -112,7 +113,7 @@ func summaryText(r stream.Record) string {
 	var s string
 	switch {
 	case r.EventName == "MODIFY" && r.Old != nil && r.New != nil:
-		s = changeSummary(r.Old, r.New)
+		s = changeSummary(r.Table, r.Old, r.New)
 	case r.EventName == "MODIFY" && r.New != nil:
 		// NEW_IMAGE streams (events) give no old image to compare with.
 		s = "now " + attrsSummary(r.Table, r.New)
@@ -160,9 +161,11 @@ func attrsSummary(t data.TableID, it data.Item) string {
 }
 
 // changeSummary spells out a MODIFY: `status: RUNNING → COMPLETED`, `+name=v`
-// for an added attribute, `-name` for a removed one.
-func changeSummary(old, new data.Item) string {
-	changed := ChangedAttrs(old, new)
+// for an added attribute, `-name` for a removed one — the table's identifying
+// attributes first (a status change is the news), bookkeeping timestamps
+// last (they change on every write).
+func changeSummary(t data.TableID, old, new data.Item) string {
+	changed := summaryOrder(t, ChangedAttrs(old, new))
 	if len(changed) == 0 {
 		return "no attribute changed"
 	}
@@ -201,4 +204,24 @@ func rowCells(r stream.Record, loc *time.Location) [numCols]string {
 		colTime:    timeText(r.ApproxTime, loc),
 		colSummary: inert.String(summaryText(r)),
 	}
+}
+
+// summaryOrder sorts changed attribute names for a summary: the table's
+// interesting attributes in their order, then the rest by name, then
+// timestamps (names ending in "At" or "_at", "timestamp", "last_synced").
+func summaryOrder(t data.TableID, names []string) []string {
+	rank := func(n string) int {
+		for i, x := range interesting[t] {
+			if x == n {
+				return i
+			}
+		}
+		if strings.HasSuffix(n, "At") || strings.HasSuffix(n, "_at") || n == "timestamp" || n == "last_synced" {
+			return 1 << 20
+		}
+		return 1 << 10
+	}
+	out := append([]string(nil), names...)
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
+	return out
 }

@@ -70,7 +70,7 @@ func (m *Model) View() string {
 	lines := make([]string, 0, m.height)
 	lines = append(lines, m.padStyled(m.infoLine(), m.theme.Title))
 
-	l := m.columnLayout(m.width)
+	l := m.layoutNow()
 	var hdr [numCols]string
 	copy(hdr[:], colTitles[:])
 	lines = append(lines, m.theme.Header.Render(joinCells(" ", hdr, l)))
@@ -139,11 +139,31 @@ func (m *Model) infoLine() string {
 	return strings.Join(parts, " · ")
 }
 
+// layoutNow returns the column layout for the current width and narrowing,
+// starting a new cache generation when it changed.
+func (m *Model) layoutNow() layout {
+	if m.layoutW != m.width || m.layoutTable != m.table || m.gen == 0 {
+		m.layoutW, m.layoutTable = m.width, m.table
+		m.lay = m.columnLayout(m.width)
+		m.gen++
+	}
+	return m.lay
+}
+
 // row draws one record. Cells are already sanitised; Pad only cuts them.
+// Unselected rows are cached on the entry until the layout changes.
 func (m *Model) row(e *entry, l layout, selected bool) string {
 	if selected {
 		return m.theme.Selected.Render(joinCells("›", e.cols, l))
 	}
+	if e.gen == m.gen {
+		return e.line
+	}
+	e.line, e.gen = m.drawRow(e, l), m.gen
+	return e.line
+}
+
+func (m *Model) drawRow(e *entry, l layout) string {
 	var b strings.Builder
 	b.WriteString(" ")
 	first := true
