@@ -177,10 +177,7 @@ func (s *Server) startLocked(ctx context.Context) error {
 	cmd := exec.Command(s.java, args...)
 	cmd.Dir = work
 	r := &run{cmd: cmd, exited: make(chan struct{}), out: &tailBuffer{max: 16 << 10}, work: work}
-	var w io.Writer = r.out
-	if s.opts.Log != nil {
-		w = io.MultiWriter(r.out, s.opts.Log)
-	}
+	w := &teeWriter{tail: r.out, log: s.opts.Log}
 	cmd.Stdout, cmd.Stderr = w, w
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
@@ -288,6 +285,22 @@ func portFree(port int) error {
 		return fmt.Errorf("DynamoDB Local on port %d: %w (%v)", port, errPortInUse, err)
 	}
 	return l.Close()
+}
+
+// teeWriter copies java's output to the tail buffer and the caller's log.
+// A failing log (a closed file) is ignored: an error here would stop the
+// copy, java's pipe would fill up and the server would hang.
+type teeWriter struct {
+	tail *tailBuffer
+	log  io.Writer
+}
+
+func (t *teeWriter) Write(p []byte) (int, error) {
+	t.tail.Write(p)
+	if t.log != nil {
+		_, _ = t.log.Write(p)
+	}
+	return len(p), nil
 }
 
 // tailBuffer keeps the last max bytes written to it; java's output can run
