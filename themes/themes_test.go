@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 func allThemes(t *testing.T) []Theme {
@@ -140,5 +141,31 @@ func TestStatus(t *testing.T) {
 	}
 	if same(th.OK, th.Error) || same(th.Warn, th.Error) || same(th.OK, th.Muted) {
 		t.Fatal("status classes are not distinguishable")
+	}
+}
+
+func TestPaintOf(t *testing.T) {
+	for _, th := range allThemes(t) {
+		for name, st := range styleFields(th) {
+			got, want := PaintOf(st).Apply("abc"), st.Render("abc")
+			if st.GetUnderline() || st.GetStrikethrough() {
+				// lipgloss wraps each character for these; same look.
+				if !strings.HasPrefix(want, PaintOf(st).Pre) || ansi.Strip(got) != "abc" {
+					t.Errorf("%s.%s: paint %q vs render %q", th.Name, name, got, want)
+				}
+				continue
+			}
+			if got != want {
+				t.Errorf("%s.%s: paint %q != render %q", th.Name, name, got, want)
+			}
+		}
+	}
+	padded := lipgloss.NewStyle().Foreground(lipgloss.Color("#ff0000")).Padding(0, 2).Width(20).Border(lipgloss.NormalBorder())
+	p := PaintOf(padded)
+	if out := p.Apply("abc"); lipgloss.Width(out) != 3 || !strings.Contains(out, "abc") || p.Pre == "" {
+		t.Errorf("layout style: %q", out)
+	}
+	if (Paint{}).Apply("x") != "x" {
+		t.Error("empty paint changed text")
 	}
 }

@@ -46,7 +46,8 @@ type Model struct {
 	opts   Options
 	width  int
 	height int
-	lines  []string // rendered, each exactly width cells
+	lines  []dline // laid out, styled only when on screen
+	paints *paints
 	offset int
 }
 
@@ -54,6 +55,7 @@ type Model struct {
 func New(item map[string]types.AttributeValue, opts Options) Model {
 	m := Model{item: item, opts: opts}
 	m.opts.Problems = maps.Clone(opts.Problems)
+	m.paints = paintsOf(opts.Theme)
 	m.rebuild()
 	return m
 }
@@ -84,7 +86,10 @@ func (m *Model) SetProblems(p map[string]string) {
 func (m *Model) SetTitle(t string) { m.opts.Title = t }
 
 // SetTheme restyles the view.
-func (m *Model) SetTheme(th themes.Theme) { m.opts.Theme = th; m.rebuild() }
+func (m *Model) SetTheme(th themes.Theme) {
+	m.opts.Theme = th
+	m.paints = paintsOf(th)
+}
 
 // SetReveal shows or masks secrets.
 func (m *Model) SetReveal(v bool) { m.opts.Reveal = v; m.rebuild() }
@@ -114,7 +119,7 @@ func (m *Model) rebuild() {
 		m.lines = nil
 		return
 	}
-	m.lines = render(flatten(m.item, m.opts), m.width, m.opts.Theme)
+	m.lines = layoutLines(flatten(m.item, m.opts), m.width)
 	m.clamp()
 }
 
@@ -177,10 +182,14 @@ func (m Model) View() string {
 	b.WriteString(m.titleLine())
 	body := m.bodyHeight()
 	blank := strings.Repeat(" ", m.width)
+	p := m.paints
+	if p == nil { // zero-value Model
+		p = paintsOf(m.opts.Theme)
+	}
 	for i := 0; i < body; i++ {
 		b.WriteByte('\n')
 		if j := m.offset + i; j < len(m.lines) {
-			b.WriteString(m.lines[j])
+			b.WriteString(m.lines[j].render(p))
 		} else {
 			b.WriteString(blank)
 		}

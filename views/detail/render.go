@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"charm.land/lipgloss/v2"
+
 	"opsdeck/themes"
 	"opsdeck/views/inert"
 )
@@ -21,24 +23,84 @@ const (
 	typeWidth = 4 // "BOOL", "NULL"
 )
 
-// render wraps the nodes to width and styles them. Every line is exactly
-// width cells.
-func render(nodes []node, width int, th themes.Theme) []string {
+// styleID names a theme style; lines keep IDs, not rendered text, so a
+// 20000-line tree is styled only for the rows on screen.
+type styleID uint8
+
+const (
+	stPlain styleID = iota
+	stKey
+	stFlag
+	stType
+	stValue
+	stSecret
+	stProblem
+	stMissing
+	stMuted
+)
+
+func styleFor(th themes.Theme, id styleID) (lipgloss.Style, bool) {
+	switch id {
+	case stKey:
+		return th.Key, true
+	case stFlag, stMissing:
+		return th.Error, true
+	case stType:
+		return th.TypeTag, true
+	case stValue:
+		return th.Row, true
+	case stSecret, stProblem:
+		return th.Warn, true
+	case stMuted:
+		return th.Muted, true
+	}
+	return lipgloss.Style{}, false
+}
+
+// seg is a piece of a line: sanitised text, already padded to its width.
+type seg struct {
+	text string
+	st   styleID
+}
+
+// dline is one display line; its segments add up to exactly the width.
+type dline []seg
+
+// paints is the theme's styles reduced to escape sequences, indexed by
+// styleID, computed once per theme (lipgloss Render per segment per frame
+// was most of a frame's cost).
+type paints [stMuted + 1]themes.Paint
+
+func paintsOf(th themes.Theme) *paints {
+	var p paints
+	for id := range p {
+		if st, ok := styleFor(th, styleID(id)); ok {
+			p[id] = themes.PaintOf(st)
+		}
+	}
+	return &p
+}
+
+func (l dline) render(p *paints) string {
+	var b strings.Builder
+	for _, sg := range l {
+		b.WriteString(p[sg.st].Apply(sg.text))
+	}
+	return b.String()
+}
+
+// layoutLines wraps the nodes to width. Every line is exactly width cells.
+func layoutLines(nodes []node, width int) []dline {
 	nameCol := nameColumn(nodes, width)
 	valueCol := nameCol + 1 + typeWidth + 1
 	valueW := width - valueCol
-	var out []string
-	emit := func(s string) bool {
-		if len(out) >= maxLines {
-			return false
-		}
-		out = append(out, s)
-		return true
-	}
+	var out []dline
+	emit := func(segs ...seg) { out = append(out, dline(segs)) }
 	for i, n := range nodes {
 		if len(out) >= maxLines {
 			rest := len(nodes) - i
-			out[len(out)-1] = th.Muted.Render(inert.Pad("… "+strconv.Itoa(rest)+" more attributes and elements not shown (c copies the whole item)", width))
+			out = out[:maxLines]
+			out[maxLines-1] = dline{{inert.Pad("… "+strconv.Itoa(rest)+" more attributes and elements not shown (c copies the whole item)", width), stMuted}}
 			break
 		}
 		indent := min(n.depth*2, width/2)
@@ -46,41 +108,47 @@ func render(nodes []node, width int, th themes.Theme) []string {
 		case kindProblem, kindNote:
 			if n.typ != "" { // a missing attribute: name column, no value
 				line := inert.Pad(strings.Repeat(" ", indent)+n.name, nameCol) + " " + inert.Pad(n.typ, typeWidth) + " "
-				emit(th.Error.Render(inert.Pad(line+n.value, width)))
+				emit(seg{inert.Pad(line+n.value, width), stMissing})
 				continue
 			}
-			st := th.Warn
-			mark := "! "
+			st, mark := stProblem, "! "
 			if n.kind == kindNote {
-				st, mark = th.Muted, "· "
+				st, mark = stMuted, "· "
 			}
 			pre := strings.Repeat(" ", indent) + mark
 			for _, l := range wrapValue(n.value, width-inert.Width(pre), maxValueLines) {
-				emit(st.Render(inert.Pad(pre+l, width)))
+				emit(seg{inert.Pad(pre+l, width), st})
 				pre = strings.Repeat(" ", inert.Width(pre))
 			}
 			continue
 		}
 		name := inert.Pad(strings.Repeat(" ", indent)+inert.String(n.name), nameCol)
 		typ := inert.Pad(n.typ, typeWidth)
-		valStyle := th.Row
+		valSt, nameSt := stValue, stKey
 		if n.secret {
-			valStyle = th.Warn
+			valSt = stSecret
+		}
+		if n.flag {
+			nameSt = stFlag
 		}
 		if valueW < 12 {
 			// Too narrow for a value column: value on its own lines below.
-			emit(th.Key.Render(name) + " " + th.TypeTag.Render(typ) + " " + strings.Repeat(" ", max(width-valueCol, 0)))
+			if width >= valueCol {
+				emit(seg{name, nameSt}, seg{" ", stPlain}, seg{typ, stType}, seg{strings.Repeat(" ", width-nameCol-1-typeWidth), stPlain})
+			} else { // tinier than name and type: one cut line
+				emit(seg{inert.Pad(name+" "+typ, width), nameSt})
+			}
 			pre := strings.Repeat(" ", min(indent+2, width/2))
 			for _, l := range wrapValue(n.value, width-len(pre), maxValueLines) {
-				emit(pre + valStyle.Render(inert.Pad(l, width-len(pre))))
+				emit(seg{pre, stPlain}, seg{inert.Pad(l, width-len(pre)), valSt})
 			}
 			continue
 		}
 		lines := wrapValue(n.value, valueW, maxValueLines)
-		emit(th.Key.Render(name) + " " + th.TypeTag.Render(typ) + " " + valStyle.Render(inert.Pad(lines[0], valueW)))
+		emit(seg{name, nameSt}, seg{" ", stPlain}, seg{typ, stType}, seg{" ", stPlain}, seg{inert.Pad(lines[0], valueW), valSt})
 		cont := strings.Repeat(" ", valueCol)
 		for _, l := range lines[1:] {
-			emit(cont + valStyle.Render(inert.Pad(l, valueW)))
+			emit(seg{cont, stPlain}, seg{inert.Pad(l, valueW), valSt})
 		}
 	}
 	return out

@@ -20,6 +20,7 @@ type node struct {
 	value  string // raw text for leaves, summary for containers
 	kind   kind
 	secret bool // masked (or revealed) secret
+	flag   bool // the data layer found a problem with this attribute
 }
 
 type kind int
@@ -58,8 +59,10 @@ func flatten(item map[string]types.AttributeValue, o Options) []node {
 	}
 	var out []node
 	for _, k := range order {
+		at := len(out)
 		out = walk(out, k, item[k], []string{k}, 0, o)
 		if note, ok := o.Problems[k]; ok {
+			out[at].flag = true
 			out = append(out, node{depth: 1, value: note, kind: kindProblem})
 		}
 	}
@@ -95,7 +98,7 @@ func walk(out []node, name string, av types.AttributeValue, path []string, depth
 	case *types.AttributeValueMemberNULL:
 		return append(out, node{depth: depth, name: name, typ: "NULL", value: "null"})
 	case *types.AttributeValueMemberB:
-		return append(out, node{depth: depth, name: name, typ: "B", value: fmt.Sprintf("%s (%d bytes)", inert.Bytes(v.Value), len(v.Value))})
+		return append(out, node{depth: depth, name: name, typ: "B", value: inert.Bytes(v.Value) + " (" + count(len(v.Value), "byte", "bytes") + ")"})
 	case *types.AttributeValueMemberM:
 		out = append(out, node{depth: depth, name: name, typ: "M", value: count(len(v.Value), "key", "keys")})
 		keys := make([]string, 0, len(v.Value))
@@ -131,7 +134,7 @@ func walk(out []node, name string, av types.AttributeValue, path []string, depth
 	case *types.AttributeValueMemberBS:
 		out = append(out, node{depth: depth, name: name, typ: "BS", value: count(len(v.Value), "member", "members")})
 		for _, b := range v.Value {
-			out = append(out, node{depth: depth + 1, name: "•", typ: "B", value: fmt.Sprintf("%s (%d bytes)", inert.Bytes(b), len(b))})
+			out = append(out, node{depth: depth + 1, name: "•", typ: "B", value: inert.Bytes(b) + " (" + count(len(b), "byte", "bytes") + ")"})
 		}
 		return out
 	case nil:

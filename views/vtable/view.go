@@ -64,7 +64,7 @@ func (m Model) emptyLine() string {
 	if len(m.byID) > 0 {
 		msg = "no rows match the filter \"" + m.filter + "\""
 	}
-	return m.paint().muted.apply(inert.Pad("  "+msg, m.width))
+	return m.paint().muted.Apply(inert.Pad("  "+msg, m.width))
 }
 
 func (m Model) headerLine() string {
@@ -83,7 +83,7 @@ func (m Model) headerLine() string {
 		b.WriteByte(' ')
 		b.WriteString(align(title, m.layout.widths[k], c.Align))
 	}
-	return m.paint().header.apply(fit(b.String(), m.width))
+	return m.paint().header.Apply(fit(b.String(), m.width))
 }
 
 // align sanitises, cuts and pads text to exactly w cells.
@@ -131,14 +131,14 @@ func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
 	gutter += align(e.Tag, 1, Left)
 
 	if selected {
-		b.WriteString(p.selected.pre)
+		b.WriteString(p.selected.Pre)
 		b.WriteString(gutter)
 		for k, i := range m.layout.vis {
 			b.WriteByte(' ')
 			b.WriteString(align(cellText(e, i), m.layout.widths[k], m.cols[i].Align))
 		}
 		writePad(&b, m.width-m.lineWidth())
-		b.WriteString(p.selected.suf)
+		b.WriteString(p.selected.Suf)
 		return b.String()
 	}
 
@@ -158,7 +158,7 @@ func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
 	case rowHL:
 		base = p.hlRow
 	}
-	b.WriteString(base.pre)
+	b.WriteString(base.Pre)
 	b.WriteString(gutter)
 	for k, i := range m.layout.vis {
 		b.WriteByte(' ')
@@ -180,12 +180,12 @@ func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
 			b.WriteString(text)
 			continue
 		}
-		b.WriteString(base.suf)
-		b.WriteString(cp.apply(text))
-		b.WriteString(base.pre)
+		b.WriteString(base.Suf)
+		b.WriteString(cp.Apply(text))
+		b.WriteString(base.Pre)
 	}
 	writePad(&b, m.width-m.lineWidth())
-	b.WriteString(base.suf)
+	b.WriteString(base.Suf)
 	return b.String()
 }
 

@@ -405,7 +405,7 @@ func TestHighlight(t *testing.T) {
 	}
 	hl := paintOf(th.Highlight.Inherit(th.Row))
 	line := strings.Split(lit, "\n")[2] // header, r0 (selected), r1
-	if !strings.HasPrefix(line, hl.pre) {
+	if !strings.HasPrefix(line, hl.Pre) {
 		t.Fatalf("r1 not drawn highlighted: %q", line)
 	}
 	if end, ok := m.NextHighlightEnd(); !ok || !end.Equal(now.Add(2*time.Second)) {

@@ -1,0 +1,398 @@
+package detail
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/charmbracelet/x/ansi"
+
+	"opsdeck/keymap"
+	"opsdeck/themes"
+)
+
+var sgr = regexp.MustCompile("\x1b\\[[0-9;:]*m")
+
+func checkFrame(t *testing.T, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) != h {
+		t.Fatalf("%dx%d: %d lines", w, h, len(lines))
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw != w {
+			t.Fatalf("%dx%d: line %d is %d wide: %q", w, h, i, lw, l)
+		}
+		bare := sgr.ReplaceAllString(l, "")
+		for j := 0; j < len(bare); j++ {
+			if c := bare[j]; c < 0x20 || c == 0x7f {
+				t.Fatalf("line %d has raw control %#x: %q", i, c, l)
+			}
+		}
+		for _, r := range bare {
+			if (r >= 0x80 && r <= 0x9f) || r == 0x202e || r == 0x200b {
+				t.Fatalf("line %d has raw %U: %q", i, r, l)
+			}
+		}
+	}
+}
+
+func plainLines(m Model) []string {
+	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	return lines
+}
+
+func press(k string) tea.KeyPressMsg {
+	switch k {
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	}
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
+func TestTreeLayout(t *testing.T) {
+	m := New(sampleItem(), Options{
+		Title: "session sess-1", Theme: themes.Dark(), First: []string{"sessionId"},
+		Problems: map[string]string{"count": "wrong type: want S, got N", "projectId": "required attribute missing"},
+	})
+	m.SetSize(60, 26)
+	want := []string{
+		"session sess-1",
+		"sessionId S    sess-1",
+		"bins      BS   2 members",
+		"  •       B    AA== (1 byte)",
+		"  •       B    AQI= (2 bytes)",
+		"blob      B    AQL/ (3 bytes)",
+		"count     N    42",
+		"  ! wrong type: want S, got N",
+		"gone      NULL null",
+		"meta      M    2 keys",
+		"  region  S    us-east-1",
+		"  tries   L    2 items",
+		"    [0]   N    1",
+		"    [1]   S    two",
+		"ok        BOOL true",
+		"scores    NS   2 members",
+		"  •       N    1.5",
+		"  •       N    -2",
+		"status    S    RUNNING",
+		"tags      SS   2 members",
+		"  •       S    a",
+		"  •       S    b",
+		"projectId -    (missing)",
+		"  ! required attribute missing",
+		"",
+		"",
+	}
+	got := plainLines(m)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	checkFrame(t, m.View(), 60, 26)
+}
+
+func TestLongValuesWrap(t *testing.T) {
+	long := strings.Repeat("abcdefghij", 10) // 100 cells
+	m := New(map[string]types.AttributeValue{"k": s(long)}, Options{Theme: themes.Dark()})
+	m.SetSize(40, 8)
+	got := plainLines(m)
+	// value column starts at 4+1+4+1 = 10, so 30 cells per line.
+	want := []string{"", "k    S    " + long[:30], "          " + long[30:60], "          " + long[60:90], "          " + long[90:], "", "", ""}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+func TestHostileValuesStayInert(t *testing.T) {
+	item := map[string]types.AttributeValue{
+		"\x1b[2Jkey":   s("\x1b]52;c;aGk=\x07"),
+		"bidi\u202e":   s("abc\u202edef\u200b"),
+		"utf8":         s("\xff\xfe ok"),
+		"c1":           s("\u009b31m and raw \x9b"),
+		"nl":           s("line1\nline2\r\n\tx"),
+		"nested":       &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"\x07bell": s("\x1b[31mred")}},
+		"set":          &types.AttributeValueMemberSS{Value: []string{"\x1b]8;;http://evil\x1b\\"}},
+		"\x1b]0;title": n("1"),
+	}
+	for _, th := range []themes.Theme{themes.Dark(), themes.Plain()} {
+		m := New(item, Options{Title: "\x1b[2J title", Theme: th, Problems: map[string]string{"utf8": "\x1b[5m blink"}})
+		for _, w := range []int{3, 20, 40, 80, 120} {
+			m.SetSize(w, 20)
+			checkFrame(t, m.View(), w, 20)
+		}
+		text := ansi.Strip(m.View())
+		for _, want := range []string{`\x1b[2Jkey`, `\x1b]52;c;aGk=\x07`, `abc\u202edef\u200b`, `\xff\xfe ok`, `\u009b31m and raw \x9b`, `line1\nline2\r\n\tx`, `\x07bell`} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: %q not shown:\n%s", th.Name, want, text)
+			}
+		}
+	}
+}
+
+func TestDeepNesting(t *testing.T) {
+	var av types.AttributeValue = s("bottom")
+	for i := 0; i < 30; i++ {
+		if i%2 == 0 {
+			av = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"level" + strconv.Itoa(30-i): av}}
+		} else {
+			av = &types.AttributeValueMemberL{Value: []types.AttributeValue{av}}
+		}
+	}
+	item := map[string]types.AttributeValue{"root": av}
+	m := New(item, Options{Theme: themes.Dark()})
+	m.SetSize(80, 24)
+	checkFrame(t, m.View(), 80, 24)
+	m, _ = m.Update(press("G"), keymap.Default())
+	text := ansi.Strip(m.View())
+	if !strings.Contains(text, "bottom") {
+		t.Fatalf("deepest value not reachable:\n%s", text)
+	}
+	checkFrame(t, m.View(), 80, 24)
+	if _, err := JSON(item); err != nil {
+		t.Fatalf("JSON of 30 levels: %v", err)
+	}
+	// Deeper than DynamoDB allows (not from a real table): refused, not a crash.
+	for i := 0; i < maxDepth+5; i++ {
+		av = &types.AttributeValueMemberL{Value: []types.AttributeValue{av}}
+	}
+	item = map[string]types.AttributeValue{"root": av}
+	if _, err := JSON(item); err == nil {
+		t.Fatal("absurd nesting accepted by JSON")
+	}
+	m = New(item, Options{Theme: themes.Dark()})
+	m.SetSize(80, 24)
+	m, _ = m.Update(press("G"), keymap.Default())
+	if !strings.Contains(ansi.Strip(m.View()), "nested too deep") {
+		t.Fatalf("no note for absurd nesting")
+	}
+}
+
+func TestHugeItem(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef", 390*1024/16) // 390 KB in one value
+	item := map[string]types.AttributeValue{"a": s("first"), "big": s(big), "z": s("last")}
+	m := New(item, Options{Theme: themes.Dark()})
+	m.SetSize(80, 24)
+	if m.Lines() > maxValueLines+10 {
+		t.Fatalf("huge value drew %d lines", m.Lines())
+	}
+	m, _ = m.Update(press("G"), keymap.Default())
+	text := ansi.Strip(m.View())
+	if !strings.Contains(text, "more lines") || !strings.Contains(text, "last") {
+		t.Fatalf("bottom of huge item:\n%s", text)
+	}
+	// 390 KB at 70 cells a line is 5706 lines; 199 shown.
+	if want := strconv.Itoa((len(big)+69)/70-199) + " more lines"; !strings.Contains(text, want) {
+		t.Fatalf("count of hidden lines wrong, want %q:\n%s", want, text)
+	}
+	checkFrame(t, m.View(), 80, 24)
+
+	// Many attributes: the tree is capped, not the program.
+	many := map[string]types.AttributeValue{}
+	list := make([]types.AttributeValue, 30000)
+	for i := range list {
+		list[i] = n(strconv.Itoa(i))
+	}
+	many["list"] = &types.AttributeValueMemberL{Value: list}
+	m = New(many, Options{Theme: themes.Dark()})
+	m.SetSize(80, 24)
+	if m.Lines() != maxLines {
+		t.Fatalf("lines %d, want cap %d", m.Lines(), maxLines)
+	}
+	m, _ = m.Update(press("G"), keymap.Default())
+	if !strings.Contains(ansi.Strip(m.View()), "more attributes and elements not shown") {
+		t.Fatalf("cap not announced")
+	}
+}
+
+func TestScrollKeys(t *testing.T) {
+	item := map[string]types.AttributeValue{}
+	for i := 0; i < 50; i++ {
+		item["a"+strconv.Itoa(100+i)] = n(strconv.Itoa(i))
+	}
+	km := keymap.Default()
+	m := New(item, Options{Title: "t", Theme: themes.Dark()})
+	m.SetSize(40, 11) // 10 body lines, 50 content lines
+	step := func(k string, wantOffset int) {
+		t.Helper()
+		m, _ = m.Update(press(k), km)
+		if m.Offset() != wantOffset {
+			t.Fatalf("after %s: offset %d, want %d", k, m.Offset(), wantOffset)
+		}
+	}
+	step("j", 1)
+	step("j", 2)
+	step("k", 1)
+	step("k", 0)
+	step("k", 0)
+	step("pgdown", 9)
+	step("G", 40)
+	step("j", 40)
+	step("pgup", 31)
+	step("g", 0)
+	if !strings.Contains(ansi.Strip(m.View()), "1–10/50") {
+		t.Fatalf("position not shown: %q", strings.Split(ansi.Strip(m.View()), "\n")[0])
+	}
+	// A new version of the item keeps the scroll position.
+	m.ScrollDown(20)
+	item["a999"] = s("new")
+	m.SetItem(item)
+	if m.Offset() != 20 {
+		t.Fatalf("SetItem reset the scroll to %d", m.Offset())
+	}
+	// Shrinking the item clamps.
+	m.SetItem(map[string]types.AttributeValue{"x": s("y")})
+	if m.Offset() != 0 {
+		t.Fatalf("offset %d past a short item", m.Offset())
+	}
+}
+
+func maskToken(path []string, v string) (string, bool) {
+	if path[len(path)-1] == "signingKey" || strings.HasPrefix(v, "tok_") {
+		return "••••••", true
+	}
+	return v, false
+}
+
+func TestMaskAndReveal(t *testing.T) {
+	item := map[string]types.AttributeValue{
+		"signingKey": s("sk-very-secret"),
+		"cfg":        &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"t": s("tok_abc")}},
+		"tags":       &types.AttributeValueMemberSS{Value: []string{"tok_set", "plain"}},
+		"name":       s("visible"),
+	}
+	km := keymap.Default()
+	m := New(item, Options{Theme: themes.Dark(), Mask: maskToken})
+	m.SetSize(60, 12)
+	text := ansi.Strip(m.View())
+	for _, secret := range []string{"sk-very-secret", "tok_abc", "tok_set"} {
+		if strings.Contains(text, secret) {
+			t.Fatalf("secret %q shown masked view:\n%s", secret, text)
+		}
+	}
+	if !strings.Contains(text, "visible") || !strings.Contains(text, "••••••") {
+		t.Fatalf("mask missing:\n%s", text)
+	}
+	js, masked, err := m.CopyText()
+	if err != nil || !masked || strings.Contains(js, "sk-very-secret") || strings.Contains(js, "tok_") || !strings.Contains(js, "visible") {
+		t.Fatalf("masked copy %v %v:\n%s", masked, err, js)
+	}
+
+	m, _ = m.Update(press("s"), km) // reveal
+	text = ansi.Strip(m.View())
+	if !m.Revealed() || !strings.Contains(text, "sk-very-secret") || !strings.Contains(text, "tok_set") || !strings.Contains(text, "[secrets shown]") {
+		t.Fatalf("reveal did not show secrets:\n%s", text)
+	}
+	js, masked, _ = m.CopyText()
+	if masked || !strings.Contains(js, "sk-very-secret") {
+		t.Fatalf("revealed copy still masked")
+	}
+	m, _ = m.Update(press("s"), km)
+	if m.Revealed() || strings.Contains(ansi.Strip(m.View()), "sk-very-secret") {
+		t.Fatalf("second reveal press did not hide")
+	}
+}
+
+func TestCopyKey(t *testing.T) {
+	m := New(sampleItem(), Options{Theme: themes.Dark(), Mask: maskToken})
+	m.SetSize(60, 10)
+	_, cmd := m.Update(press("c"), keymap.Default())
+	if cmd == nil {
+		t.Fatal("copy returned no command")
+	}
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok || len(batch) != 2 {
+		t.Fatalf("copy: want a batch of clipboard + report, got %T", cmd())
+	}
+	var report CopiedMsg
+	found := false
+	for _, c := range batch {
+		if msg, ok := c().(CopiedMsg); ok {
+			report, found = msg, true
+		}
+	}
+	want, _ := JSONMasked(sampleItem(), maskToken)
+	if !found || report.Err != nil || report.Bytes != len(want) || !report.Masked {
+		t.Fatalf("report %+v (found %v), want %d bytes masked", report, found, len(want))
+	}
+	if CopyCmd("x") == nil {
+		t.Fatal("CopyCmd nil")
+	}
+}
+
+func TestJSON(t *testing.T) {
+	item := map[string]types.AttributeValue{
+		"big":   n("123456789012345678901234567890.000001"),
+		"bad":   n("not-a-number"),
+		"ws":    n(" 1"),
+		"esc":   s("a\x1b[2J<b>&"),
+		"nul":   &types.AttributeValueMemberNULL{Value: true},
+		"b":     &types.AttributeValueMemberB{Value: []byte("hi")},
+		"nest":  &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"l": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberBOOL{Value: false}, n("-0.5e3")}}}},
+		"ns":    &types.AttributeValueMemberNS{Value: []string{"1", "2.5"}},
+		"empty": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}},
+	}
+	got, err := JSON(item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "b": "aGk=",
+  "bad": "not-a-number",
+  "big": 123456789012345678901234567890.000001,
+  "empty": {},
+  "esc": "a\u001b[2J<b>&",
+  "nest": {
+    "l": [
+      false,
+      -0.5e3
+    ]
+  },
+  "ns": [
+    1,
+    2.5
+  ],
+  "nul": null,
+  "ws": " 1"
+}`
+	if got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if empty, err := JSON(nil); err != nil || empty != "{}" {
+		t.Fatalf("nil item: %q %v", empty, err)
+	}
+}
+
+func TestZeroSizes(t *testing.T) {
+	m := New(sampleItem(), Options{Theme: themes.Dark()})
+	if m.View() != "" {
+		t.Fatalf("unsized view not empty")
+	}
+	for _, sz := range [][2]int{{0, 5}, {1, 1}, {2, 3}, {5, 2}} {
+		m.SetSize(sz[0], sz[1])
+		v := m.View()
+		if got := len(strings.Split(v, "\n")); got != sz[1] {
+			t.Fatalf("%v: %d lines", sz, got)
+		}
+		for _, l := range strings.Split(v, "\n") {
+			if ansi.StringWidth(l) > sz[0] {
+				t.Fatalf("%v: line too wide: %q", sz, l)
+			}
+		}
+	}
+}
+
+func TestZeroValueModel(t *testing.T) {
+	var m Model
+	m.SetSize(20, 3)
+	m.SetItem(sampleItem())
+	m, _ = m.Update(press("j"), keymap.Default())
+	checkFrame(t, m.View(), 20, 3)
+}
