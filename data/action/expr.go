@@ -216,7 +216,11 @@ func (b *exprBuilder) pin(seen data.Item, attr string) Clause {
 	c := b.eq(attr, "seen_"+attr, old, fmt.Sprintf("%s is still %s, as seen", attr, show(old)), FailChangedSinceSeen)
 	c.Seen = true
 	c.explain = func(it data.Item) string {
-		return fmt.Sprintf("changed since seen: %s was %s, is now %s", attr, show(old), show(it[attr]))
+		was, now := show(old), show(it[attr])
+		if was == now { // same text, different type (N 5 vs S "5"): say which
+			was, now = data.TypeName(old)+" "+was, data.TypeName(it[attr])+" "+now
+		}
+		return fmt.Sprintf("changed since seen: %s was %s, is now %s", attr, was, now)
 	}
 	return c
 }

@@ -106,7 +106,7 @@ func TestReleasePinsTheExactStoredType(t *testing.T) {
 	}
 	w.update(data.TableSessions, sessionKey("sess_num"), "SET updatedAt = :s", nil, data.Item{":s": S("1763722805")})
 	expectGuardFailure(t, w.exec.Execute(w.ctx, p), "updatedAt is still 1763722805, as seen", FailChangedSinceSeen,
-		"changed since seen: updatedAt was 1763722805, is now 1763722805")
+		"changed since seen: updatedAt was N 1763722805, is now S 1763722805")
 
 	// The same plan shape on an untouched numeric row succeeds.
 	w.put(data.TableSessions, s)
