@@ -46,6 +46,12 @@ type diffRow struct {
 // diffView shows a record's old and new image side by side. Rows are
 // computed once when it opens; lines are re-laid out only on resize.
 type diffView struct {
+	rec  stream.Record
+	mask MaskFunc
+	// revealed shows secrets unmasked; it lasts as long as this comparison
+	// (one record), never for the whole pane.
+	revealed bool
+
 	title   string
 	note    string // why marks are absent, when the stream gave one image only
 	rows    []diffRow
@@ -72,16 +78,24 @@ func (m *Model) openDiff() {
 	if !ok {
 		return
 	}
-	m.diff = newDiffView(rec, m.loc)
+	m.diff = newDiffView(rec, m.loc, m.mask)
 	m.diff.resize(m.width, m.height)
 	m.mode = modeDiff
 }
 
-func newDiffView(r stream.Record, loc *time.Location) *diffView {
-	d := &diffView{}
+func newDiffView(r stream.Record, loc *time.Location, mask MaskFunc) *diffView {
+	d := &diffView{rec: r, mask: mask}
 	d.title = strings.Join([]string{
 		tableLabel(r), eventLabel(r), keyText(r), timeText(r.ApproxTime, loc),
 	}, " · ")
+	d.build()
+	return d
+}
+
+// build flattens the images into rows, masking secrets unless revealed.
+func (d *diffView) build() {
+	r := d.rec
+	d.rows, d.note, d.added, d.removed, d.changed = d.rows[:0], "", 0, 0, 0
 	old, new := r.Old, r.New
 	compare := true
 	switch {
@@ -96,9 +110,8 @@ func newDiffView(r stream.Record, loc *time.Location) *diffView {
 		new, compare = r.Keys, false
 	}
 	for _, name := range attrOrder(r.Table, old, new) {
-		d.flatten(name, 0, old[name], new[name], compare)
+		d.flatten(name, []string{name}, old[name], new[name], compare)
 	}
-	return d
 }
 
 // attrOrder lists the attributes of both images, key attributes first.
@@ -130,7 +143,8 @@ func attrOrder(t data.TableID, a, b data.Item) []string {
 	return out
 }
 
-func (d *diffView) flatten(name string, depth int, ov, nv types.AttributeValue, compare bool) {
+func (d *diffView) flatten(name string, path []string, ov, nv types.AttributeValue, compare bool) {
+	depth := len(path) - 1
 	if len(d.rows) >= maxDiffRows {
 		return
 	}
@@ -177,7 +191,7 @@ func (d *diffView) flatten(name string, depth int, ov, nv types.AttributeValue, 
 			union[k] = true
 		}
 		for _, k := range sortedKeys(union) {
-			d.flatten(k, depth+1, a[k], b[k], compare)
+			d.flatten(k, child(path, k), a[k], b[k], compare)
 		}
 		return
 	}
@@ -199,11 +213,16 @@ func (d *diffView) flatten(name string, depth int, ov, nv types.AttributeValue, 
 			if i < len(b) {
 				y = b[i]
 			}
-			d.flatten("["+strconv.Itoa(i)+"]", depth+1, x, y, compare)
+			idx := "[" + strconv.Itoa(i) + "]"
+			d.flatten(idx, child(path, idx), x, y, compare)
 		}
 		return
 	}
-	o, n := leafText(ov), leafText(nv)
+	mask := d.mask
+	if d.revealed {
+		mask = nil
+	}
+	o, n := leafText(ov, path, mask), leafText(nv, path, mask)
 	if ov != nil && nv != nil && typeName(ov) != typeName(nv) {
 		o += " (" + typeName(ov) + ")"
 		n += " (" + typeName(nv) + ")"
@@ -223,16 +242,16 @@ func containerTag(t string, n int, present bool) string {
 
 // leafText is a value's full text (up to leafClip bytes): binary as base64,
 // sets sorted.
-func leafText(v types.AttributeValue) string {
+func leafText(v types.AttributeValue, path []string, mask MaskFunc) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
 	case *types.AttributeValueMemberS:
-		return clipText(x.Value, leafClip)
+		return clipText(masked(x.Value, path, mask), leafClip)
 	case *types.AttributeValueMemberB:
 		return clipText(inert.Bytes(x.Value), leafClip)
 	}
-	return valueText(v, leafClip)
+	return maskedText(v, leafClip, path, mask)
 }
 
 // diffHeader is the number of lines above the compared attributes.
@@ -384,6 +403,10 @@ func (m *Model) updateDiff(k tea.KeyPressMsg) {
 		d.top = 0
 	case key.Matches(k, m.keys.Bottom):
 		d.top = len(d.lines)
+	case key.Matches(k, m.keys.Reveal):
+		d.revealed = !d.revealed
+		d.build()
+		d.layout(d.width)
 	}
 	d.clamp()
 }

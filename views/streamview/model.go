@@ -37,6 +37,9 @@ type Options struct {
 	// Location is the time zone of the time column (time.Local when nil).
 	// Tests fix it so golden files do not depend on the machine.
 	Location *time.Location
+	// Mask hides secrets in summaries and in the comparison (pass
+	// views.MaskSecret). Nil shows every value as stored.
+	Mask MaskFunc
 }
 
 type mode int
@@ -53,6 +56,7 @@ type Model struct {
 	theme themes.Theme
 	keys  keymap.Map
 	loc   *time.Location
+	mask  MaskFunc
 
 	buf *buffer
 	vis view
@@ -96,6 +100,7 @@ func New(o Options) *Model {
 		theme:  o.Theme,
 		keys:   o.Keys,
 		loc:    loc,
+		mask:   o.Mask,
 		buf:    newBuffer(n),
 		follow: true,
 		health: map[data.TableID]stream.Health{},
@@ -106,7 +111,7 @@ func New(o Options) *Model {
 // counted as new) but not shown; when the buffer is full the oldest go.
 func (m *Model) Append(recs []stream.Record) {
 	for i := range recs {
-		e := entry{rec: recs[i], cols: rowCells(recs[i], m.loc)}
+		e := entry{rec: recs[i], cols: rowCells(recs[i], m.loc, m.mask)}
 		e.hay = haystack(e.cols)
 		m.buf.push(e)
 		seq := m.buf.next - 1
@@ -227,7 +232,7 @@ func (m *Model) Title() string {
 
 // Help lists the pane's own bindings.
 func (m *Model) Help() []key.Binding {
-	return []key.Binding{m.keys.Pause, m.keys.Filter, m.keys.Enter, m.keys.Back, m.keys.Top, m.keys.Bottom}
+	return []key.Binding{m.keys.Pause, m.keys.Filter, m.keys.Enter, m.keys.Reveal, m.keys.Back, m.keys.Top, m.keys.Bottom}
 }
 
 // Back handles esc: it closes the comparison, else the filter prompt, else

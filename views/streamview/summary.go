@@ -109,20 +109,20 @@ func timeText(t time.Time, loc *time.Location) string {
 }
 
 // summaryText is the one-line account of what a record changed.
-func summaryText(r stream.Record) string {
+func summaryText(r stream.Record, mask MaskFunc) string {
 	var s string
 	switch {
 	case r.EventName == "MODIFY" && r.Old != nil && r.New != nil:
-		s = changeSummary(r.Table, r.Old, r.New)
+		s = changeSummary(r.Table, r.Old, r.New, mask)
 	case r.EventName == "MODIFY" && r.New != nil:
 		// NEW_IMAGE streams (events) give no old image to compare with.
-		s = "now " + attrsSummary(r.Table, r.New)
+		s = "now " + attrsSummary(r.Table, r.New, mask)
 	case r.EventName == "REMOVE" && r.Old != nil:
-		s = "was " + attrsSummary(r.Table, r.Old)
+		s = "was " + attrsSummary(r.Table, r.Old, mask)
 	case r.EventName == "REMOVE":
 		s = "item deleted"
 	case r.New != nil:
-		s = attrsSummary(r.Table, r.New)
+		s = attrsSummary(r.Table, r.New, mask)
 	default:
 		s = "keys only"
 	}
@@ -130,11 +130,11 @@ func summaryText(r stream.Record) string {
 }
 
 // attrsSummary lists a few identifying attributes as name=value.
-func attrsSummary(t data.TableID, it data.Item) string {
+func attrsSummary(t data.TableID, it data.Item, mask MaskFunc) string {
 	var parts []string
 	for _, n := range interesting[t] {
 		if v, ok := it[n]; ok {
-			parts = append(parts, n+"="+valueText(v, valueClip))
+			parts = append(parts, n+"="+maskedText(v, valueClip, []string{n}, mask))
 		}
 	}
 	if len(parts) == 0 {
@@ -148,7 +148,7 @@ func attrsSummary(t data.TableID, it data.Item) string {
 			if keyNames[n] {
 				continue
 			}
-			parts = append(parts, n+"="+valueText(it[n], valueClip))
+			parts = append(parts, n+"="+maskedText(it[n], valueClip, []string{n}, mask))
 			if len(parts) == 3 {
 				break
 			}
@@ -164,7 +164,7 @@ func attrsSummary(t data.TableID, it data.Item) string {
 // for an added attribute, `-name` for a removed one — the table's identifying
 // attributes first (a status change is the news), bookkeeping timestamps
 // last (they change on every write).
-func changeSummary(t data.TableID, old, new data.Item) string {
+func changeSummary(t data.TableID, old, new data.Item, mask MaskFunc) string {
 	changed := summaryOrder(t, ChangedAttrs(old, new))
 	if len(changed) == 0 {
 		return "no attribute changed"
@@ -179,12 +179,12 @@ func changeSummary(t data.TableID, old, new data.Item) string {
 		nv, inNew := new[n]
 		switch {
 		case !inOld:
-			parts = append(parts, "+"+n+"="+valueText(nv, valueClip))
+			parts = append(parts, "+"+n+"="+maskedText(nv, valueClip, []string{n}, mask))
 		case !inNew:
 			parts = append(parts, "-"+n)
 		default:
-			o, w := valueText(ov, valueClip), valueText(nv, valueClip)
-			if o == w { // same text, different type (S "1" vs N 1)
+			o, w := maskedText(ov, valueClip, []string{n}, mask), maskedText(nv, valueClip, []string{n}, mask)
+			if o == w && typeName(ov) != typeName(nv) { // S "1" vs N 1
 				o += " (" + typeName(ov) + ")"
 				w += " (" + typeName(nv) + ")"
 			}
@@ -196,13 +196,13 @@ func changeSummary(t data.TableID, old, new data.Item) string {
 
 // rowCells computes the sanitised text of every column once, when the record
 // arrives, so drawing a frame only cuts strings to width.
-func rowCells(r stream.Record, loc *time.Location) [numCols]string {
+func rowCells(r stream.Record, loc *time.Location, mask MaskFunc) [numCols]string {
 	return [numCols]string{
 		colTable:   inert.String(clipText(tableLabel(r), keyClip)),
 		colEvent:   inert.String(clipText(eventLabel(r), keyClip)),
 		colKey:     inert.String(keyText(r)),
 		colTime:    timeText(r.ApproxTime, loc),
-		colSummary: inert.String(summaryText(r)),
+		colSummary: inert.String(summaryText(r, mask)),
 	}
 }
 

@@ -17,12 +17,35 @@ import (
 // Strings are shown bare, numbers as stored, binary as base64, containers
 // compactly as {k: v, …} and [v, …].
 func valueText(v types.AttributeValue, max int) string {
+	return maskedText(v, max, nil, nil)
+}
+
+// MaskFunc decides whether a string value is a secret and what to show
+// instead, by its attribute path (map keys, "[i]" for list elements) — the
+// same contract as the detail view's mask, so views.MaskSecret fits both.
+type MaskFunc = func(path []string, value string) (masked string, isSecret bool)
+
+// maskedText is valueText with secrets replaced by mask (nil: none). path
+// names the value (its attribute name, then nested keys).
+func maskedText(v types.AttributeValue, max int, path []string, mask MaskFunc) string {
 	var b strings.Builder
-	writeValue(&b, v, max)
+	writeValue(&b, v, max, path, mask)
 	return clipText(b.String(), max)
 }
 
-func writeValue(b *strings.Builder, v types.AttributeValue, max int) {
+func child(path []string, name string) []string {
+	return append(path[:len(path):len(path)], name)
+}
+
+func masked(s string, path []string, mask MaskFunc) string {
+	if mask == nil {
+		return s
+	}
+	out, _ := mask(path, s)
+	return out
+}
+
+func writeValue(b *strings.Builder, v types.AttributeValue, max int, path []string, mask MaskFunc) {
 	if b.Len() > max {
 		return
 	}
@@ -30,7 +53,7 @@ func writeValue(b *strings.Builder, v types.AttributeValue, max int) {
 	case nil:
 		b.WriteString("∅")
 	case *types.AttributeValueMemberS:
-		b.WriteString(clipText(x.Value, max))
+		b.WriteString(clipText(masked(x.Value, path, mask), max))
 	case *types.AttributeValueMemberN:
 		b.WriteString(clipText(x.Value, max))
 	case *types.AttributeValueMemberB:
@@ -50,7 +73,7 @@ func writeValue(b *strings.Builder, v types.AttributeValue, max int) {
 			}
 			b.WriteString(clipText(k, max))
 			b.WriteString(": ")
-			writeValue(b, x.Value[k], max)
+			writeValue(b, x.Value[k], max, child(path, k), mask)
 		}
 		b.WriteString("}")
 	case *types.AttributeValueMemberL:
@@ -62,11 +85,15 @@ func writeValue(b *strings.Builder, v types.AttributeValue, max int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeValue(b, e, max)
+			writeValue(b, e, max, child(path, "["+strconv.Itoa(i)+"]"), mask)
 		}
 		b.WriteString("]")
 	case *types.AttributeValueMemberSS:
-		writeSet(b, x.Value, max)
+		vals := make([]string, len(x.Value))
+		for i, s := range x.Value {
+			vals[i] = masked(s, path, mask)
+		}
+		writeSet(b, vals, max)
 	case *types.AttributeValueMemberNS:
 		writeSet(b, x.Value, max)
 	case *types.AttributeValueMemberBS:
