@@ -21,7 +21,7 @@ deps:
 		pkg=openjdk-17-jre-headless; [ $$rc -eq 4 ] && pkg=npm; \
 		if [ -z "$(DEPS_RETRY)" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			echo "make deps: installing $$pkg"; \
-			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$pkg; \
+			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-upgrade $$pkg; \
 			$(MAKE) --no-print-directory deps DEPS_RETRY=1; \
 		else \
 			echo "make deps: install $$pkg (e.g. \`sudo apt-get install $$pkg\` on Debian), then run make again" >&2; \
