@@ -33,10 +33,6 @@ func (r *recorder) seen() []string {
 }
 
 func TestReadOnlyExecuteSendsNoRequest(t *testing.T) {
-	// The SDK refuses a custom *http.Client when AWS_CA_BUNDLE is set (it
-	// cannot add the bundle to a client it did not build); DynamoDB Local
-	// is plain HTTP, so the bundle is irrelevant here.
-	t.Setenv("AWS_CA_BUNDLE", "")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	rec := &recorder{next: http.DefaultTransport}
