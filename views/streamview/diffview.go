@@ -332,6 +332,7 @@ func (d *diffView) view(th themes.Theme, width, height int) string {
 	out = append(out, th.Muted.Render(inert.Pad(summary+" · esc back", width)))
 	nw, vw := diffWidths(width)
 	out = append(out, th.Header.Render(inert.Pad("  "+inert.Pad("ATTRIBUTE", nw)+" │ "+inert.Pad("OLD", vw)+" │ "+inert.Pad("NEW", vw), width)))
+	// inert.Pad leaves the header exactly width wide even when it is cut.
 	for i := d.top; i < len(d.lines) && len(out) < height; i++ {
 		out = append(out, d.renderLine(th, d.lines[i], nw, vw, width))
 	}
@@ -365,8 +366,12 @@ func (d *diffView) renderLine(th themes.Theme, ln diffLine, nw, vw, width int) s
 	b.WriteString(th.Border.Render(" │ "))
 	b.WriteString(newSt.Render(inert.Pad(ln.new, vw)))
 	// Odd widths leave a cell over; pad so every line is exactly width.
-	if used := 2 + nw + 6 + 2*vw; used < width {
+	used := 2 + nw + 6 + 2*vw
+	if used < width {
 		b.WriteString(strings.Repeat(" ", width-used))
+	}
+	if used > width { // a terminal narrower than the narrowest columns
+		return ansi.Truncate(b.String(), width, "")
 	}
 	return b.String()
 }

@@ -99,3 +99,29 @@ func TestHostileStringsKeepTheLayout(t *testing.T) {
 		}
 	}
 }
+
+// Tiny terminals: the pane never draws more lines or wider lines than asked.
+func TestTinySizesKeepTheLayout(t *testing.T) {
+	m := newModel(0)
+	m.Append(demoRecords())
+	for _, size := range [][2]int{{1, 1}, {5, 2}, {12, 3}, {30, 4}, {45, 10}} {
+		for _, diff := range []bool{false, true} {
+			m.SetSize(size[0], size[1])
+			if diff {
+				press(m, "enter")
+			}
+			lines := strings.Split(m.View(), "\n")
+			if len(lines) != size[1] {
+				t.Fatalf("%v diff=%v: %d lines", size, diff, len(lines))
+			}
+			for _, l := range lines {
+				if w := displayWidth(l); w != size[0] {
+					t.Fatalf("%v diff=%v: line width %d: %q", size, diff, w, l)
+				}
+			}
+			if diff {
+				press(m, "esc")
+			}
+		}
+	}
+}

@@ -96,9 +96,14 @@ func New(o Options) *Model {
 	if loc == nil {
 		loc = time.Local
 	}
+	keys := o.Keys
+	if len(keys.Up.Keys()) == 0 {
+		// A zero keymap would leave the pane deaf; fall back to the defaults.
+		keys = keymap.Default()
+	}
 	return &Model{
 		theme:  o.Theme,
-		keys:   o.Keys,
+		keys:   keys,
 		loc:    loc,
 		mask:   o.Mask,
 		buf:    newBuffer(n),

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"opsdeck/views/inert"
 )
@@ -57,6 +58,27 @@ func (m *Model) columnLayout(width int) layout {
 	}
 }
 
+// total is the width of a row drawn with this layout (gutter included).
+func (l layout) total() int {
+	n, cols := 1, 0
+	for _, w := range l.w {
+		if w > 0 {
+			n += w
+			cols++
+		}
+	}
+	return n + max(cols-1, 0)
+}
+
+// fit cuts a styled row on a terminal narrower than the narrowest layout;
+// at any usable width the layout fits exactly and this is a no-op.
+func fit(line string, l layout, width int) string {
+	if l.total() <= width {
+		return line
+	}
+	return ansi.Truncate(line, width, "")
+}
+
 var colTitles = [numCols]string{"TABLE", "EVENT", "KEY", "TIME", "SUMMARY"}
 
 // View draws the pane into exactly the size given to SetSize.
@@ -73,7 +95,7 @@ func (m *Model) View() string {
 	l := m.layoutNow()
 	var hdr [numCols]string
 	copy(hdr[:], colTitles[:])
-	lines = append(lines, m.theme.Header.Render(joinCells(" ", hdr, l)))
+	lines = append(lines, fit(m.theme.Header.Render(joinCells(" ", hdr, l)), l, m.width))
 
 	rows := m.listRows()
 	n := m.shown()
@@ -94,7 +116,7 @@ func (m *Model) View() string {
 			if !ok {
 				continue
 			}
-			lines = append(lines, m.row(e, l, i == ci))
+			lines = append(lines, fit(m.row(e, l, i == ci), l, m.width))
 		}
 	}
 	for len(lines) < m.height-btoi(m.mode == modeFilter) {
