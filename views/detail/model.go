@@ -46,7 +46,8 @@ type Model struct {
 	opts   Options
 	width  int
 	height int
-	lines  []dline // laid out, styled only when on screen
+	nodes  []node  // the flattened tree; rebuilt when the item or masking changes
+	lines  []dline // laid out for width, styled only when on screen
 	paints *paints
 	offset int
 }
@@ -63,7 +64,7 @@ func New(item map[string]types.AttributeValue, opts Options) Model {
 // SetSize sets the outer size; View returns exactly h lines of w cells.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
-	m.rebuild()
+	m.relayout()
 }
 
 // SetItem replaces the item (e.g. a stream update), keeping the scroll
@@ -114,12 +115,19 @@ func (m Model) CopyText() (text string, masked bool, err error) {
 
 func (m Model) bodyHeight() int { return max(m.height-1, 0) }
 
+// rebuild re-flattens the item (item, problems or masking changed).
 func (m *Model) rebuild() {
+	m.nodes = flatten(m.item, m.opts)
+	m.relayout()
+}
+
+// relayout wraps the tree for the width (resize).
+func (m *Model) relayout() {
 	if m.width <= 0 {
 		m.lines = nil
 		return
 	}
-	m.lines = layoutLines(flatten(m.item, m.opts), m.width)
+	m.lines = layoutLines(m.nodes, m.width)
 	m.clamp()
 }
 

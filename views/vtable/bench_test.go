@@ -119,3 +119,43 @@ func label(n int) string {
 	}
 	return strconv.Itoa(n)
 }
+
+// BenchmarkFilter is typing one more filter character over 100k rows (the
+// haystacks are built on the first filter, outside the loop).
+func BenchmarkFilter100k(b *testing.B) {
+	m := benchTable(100_000)
+	m.SetFilter("x")
+	m.SetFilter("")
+	qs := []string{"proj-4", "proj-42"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			m.SetFilter("")
+		}
+		m.SetFilter(qs[i%2])
+		i++
+	}
+}
+
+// BenchmarkSort100k is choosing a sort column over 100k rows.
+func BenchmarkSort100k(b *testing.B) {
+	m := benchTable(100_000)
+	b.ReportAllocs()
+	col := 0
+	for b.Loop() {
+		m.SortBy(col%6, col%2 == 1)
+		col++
+	}
+}
+
+// BenchmarkSetRows100k is replacing all rows (a reload) with 100k rows.
+func BenchmarkSetRows100k(b *testing.B) {
+	th := themes.Dark()
+	m := benchTable(100_000)
+	rows := benchRows(100_000, th)
+	b.ReportAllocs()
+	for b.Loop() {
+		m.SetRows(rows)
+	}
+}

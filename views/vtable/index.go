@@ -8,10 +8,16 @@ import (
 // The view index is kept in a total order (sort key, then insertion seq), so
 // a single row can be found or placed by binary search instead of a re-sort.
 
-func (m *Model) less(a, b *entry) bool {
+func (m *Model) less(a, b *entry) bool { return m.cmp(a, b) < 0 }
+
+// cmp is the view's total order: sort key (empty last), then insertion.
+func (m *Model) cmp(a, b *entry) int {
 	if m.sortCol >= 0 {
 		if a.key.empty != b.key.empty {
-			return b.key.empty // empty cells last in both directions
+			if a.key.empty { // empty cells last in both directions
+				return 1
+			}
+			return -1
 		}
 		if !a.key.empty {
 			c := compareKeys(a.key, b.key)
@@ -19,11 +25,11 @@ func (m *Model) less(a, b *entry) bool {
 				c = -c
 			}
 			if c != 0 {
-				return c < 0
+				return c
 			}
 		}
 	}
-	return a.seq < b.seq
+	return cmpSeq(a, b)
 }
 
 // rebuild recomputes the view from all rows: O(N) filter plus a sort. Only
@@ -57,15 +63,7 @@ func (m *Model) sortView() {
 		}
 		return
 	}
-	slices.SortFunc(m.view, func(a, b *entry) int {
-		switch {
-		case m.less(a, b):
-			return -1
-		case m.less(b, a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(m.view, m.cmp)
 }
 
 func cmpSeq(a, b *entry) int {

@@ -96,6 +96,7 @@ func (m *Model) SetColumns(cols []Column) {
 	for _, e := range m.all {
 		e.hasHay = false
 	}
+	m.computeKeys(m.all) // the sort column may now hold other text
 	m.relayout()
 	m.rebuild(m.SelectedID())
 }

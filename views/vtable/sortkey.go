@@ -19,8 +19,12 @@ func makeKey(text string) sortKey {
 	if t == "" {
 		return sortKey{empty: true}
 	}
-	if f, err := strconv.ParseFloat(t, 64); err == nil && f == f { // not NaN
-		return sortKey{isNum: true, num: f, str: t}
+	// Only try a number when it can be one: ParseFloat allocates an error
+	// for every non-number, and it accepts "Inf"/"NaN", which here are words.
+	if c := t[0]; c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9') {
+		if f, err := strconv.ParseFloat(t, 64); err == nil && f == f { // not NaN
+			return sortKey{isNum: true, num: f, str: t}
+		}
 	}
 	return sortKey{str: t}
 }
