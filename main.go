@@ -1,0 +1,245 @@
+// Command opsdeck is a terminal operations console for five DynamoDB-backed
+// services: live state, a live tail of every table's changes, and guarded
+// one-key fixes.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/config"
+	"opsdeck/data"
+	"opsdeck/demo"
+	"opsdeck/demo/ddblocal"
+	"opsdeck/keymap"
+	"opsdeck/themes"
+	"opsdeck/ui"
+)
+
+// flags are the command line; an empty value means "not given", so the
+// config file and the AWS environment variables can fill it.
+type flags struct {
+	profile, region, endpoint, env, configPath string
+	theme, debugLog                            string
+	readOnly, demo                             bool
+	demoRate                                   float64
+}
+
+func parseFlags(args []string) (flags, error) {
+	var f flags
+	fs := flag.NewFlagSet("opsdeck", flag.ContinueOnError)
+	fs.StringVar(&f.profile, "profile", "", "AWS shared-config profile (default $AWS_PROFILE)")
+	fs.StringVar(&f.region, "region", "", "AWS region (default $AWS_REGION)")
+	fs.StringVar(&f.endpoint, "endpoint-url", "", "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local\n(default $AWS_ENDPOINT_URL_DYNAMODB, then $AWS_ENDPOINT_URL)")
+	fs.StringVar(&f.env, "env", "", "environment name that fills {env} in table names (default from config, else dev)")
+	fs.StringVar(&f.configPath, "config", "", "config file (default "+config.DefaultPath()+")")
+	fs.StringVar(&f.theme, "theme", "", "colour theme: dark, light, high-contrast or auto")
+	fs.StringVar(&f.debugLog, "debug-log", "", "append the AWS SDK's and opsdeck's log lines to this file (nothing is logged to the terminal)")
+	fs.BoolVar(&f.readOnly, "read-only", false, "offer no actions; the data layer refuses every write")
+	fs.BoolVar(&f.demo, "demo", false, "start DynamoDB Local, create and seed the demo tables, run the traffic simulator, open the console")
+	fs.Float64Var(&f.demoRate, "demo-rate", 2, "with --demo: simulated transitions per second")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(0))
+	}
+	return f, nil
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	f, err := parseFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "opsdeck:", err)
+		return 2
+	}
+	if err := start(f); err != nil {
+		fmt.Fprintln(os.Stderr, "opsdeck:", err)
+		return 1
+	}
+	return 0
+}
+
+func start(f flags) error {
+	cfg, err := config.Load(firstNonEmpty(f.configPath, config.DefaultPath()), f.configPath != "")
+	if err != nil {
+		return err
+	}
+	env := firstNonEmpty(f.env, cfg.Env, "dev")
+	tables, err := data.ResolveTables(env, cfg.Tables)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cfg.Where(firstTableLine(cfg)), err)
+	}
+	keys := keymap.Default()
+	if err := keys.Apply(keyBindings(cfg), keyLines(cfg), cfg.Path); err != nil {
+		return err
+	}
+	theme, err := themes.Pick(firstNonEmpty(f.theme, cfg.Theme), darkBackground(), themes.NoColor())
+	if err != nil {
+		return err
+	}
+	cfgReadOnly, protected := cfg.ForEnv(env)
+	readOnly := f.readOnly || cfgReadOnly
+
+	var logw io.Writer = io.Discard
+	if f.debugLog != "" {
+		lf, err := os.OpenFile(f.debugLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("debug log: %w", err)
+		}
+		defer lf.Close()
+		logw = lf
+	}
+
+	// One context for everything that runs behind the UI (the demo server,
+	// the simulator, the stream reader). SIGTERM and SIGHUP cancel it so
+	// DynamoDB Local is stopped even when the terminal goes away; Ctrl-C is
+	// a key inside the UI.
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	defer cancel()
+
+	opts := data.ConnOptions{
+		Profile:  firstNonEmpty(f.profile, cfg.Profile),
+		Region:   firstNonEmpty(f.region, cfg.Region),
+		Endpoint: firstNonEmpty(f.endpoint, cfg.EndpointURL),
+		DebugLog: logw,
+		ReadOnly: readOnly,
+	}
+	var scopes ui.Scopes
+	if f.demo {
+		fmt.Fprintln(os.Stderr, "opsdeck: starting DynamoDB Local (the first run installs it)…")
+		srv, err := ddblocal.Start(ctx, ddblocal.Options{Log: logw})
+		if err != nil {
+			return err
+		}
+		defer srv.Stop()
+		opts.Endpoint = srv.Endpoint()
+		opts.StreamsEndpoint = srv.Endpoint()
+		opts.Region = firstNonEmpty(opts.Region, "us-east-1")
+		if opts.Profile == "" {
+			// The demo's server accepts any credentials; a developer's
+			// AWS_PROFILE must not be needed (or used) for it.
+			os.Unsetenv("AWS_PROFILE")
+		}
+		demoConn, err := data.Connect(ctx, data.ConnOptions{Endpoint: srv.Endpoint(), Region: "us-east-1", DebugLog: logw})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(os.Stderr, "opsdeck: creating and seeding the demo tables…")
+		if err := demo.CreateTables(ctx, demoConn, tables, demo.CreateOptions{StreamsOnAll: true}); err != nil {
+			return err
+		}
+		report, err := demo.Seed(ctx, demoConn, tables, demo.SeedOptions{})
+		if err != nil {
+			return err
+		}
+		scopes = scopesFrom(report)
+		sim := demo.NewSimulator(demoConn, tables, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim")})
+		go sim.Run(ctx)
+	}
+
+	conn, err := data.Connect(ctx, opts)
+	if err != nil {
+		return err
+	}
+	m := ui.New(ui.Options{
+		Store:    data.NewStore(conn, tables),
+		Conn:     conn,
+		Tables:   tables,
+		Env:      env,
+		Profile:  conn.Profile,
+		ReadOnly: readOnly,
+		Theme:    theme,
+		Keys:     keys,
+		Scopes:   scopes,
+	})
+	_ = protected // TODO(actions): typed confirmation for protected envs
+	p := tea.NewProgram(m, tea.WithContext(ctx))
+	_, err = p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+func scopesFrom(r demo.SeedReport) ui.Scopes {
+	d := r.Defaults
+	return ui.Scopes{
+		ProjectID:     d.SessionsProject,
+		SessionStatus: d.SessionsStatus,
+		UserID:        d.RunsUser,
+		InboxUser:     d.InboxUser,
+		Audience:      d.Audience,
+		Customer:      d.Customer,
+		Consumer:      d.Consumer,
+		SandboxStatus: d.SandboxStatus,
+	}
+}
+
+func keyBindings(cfg *config.Config) map[string][]string {
+	out := make(map[string][]string, len(cfg.Keys))
+	for action, spec := range cfg.Keys {
+		out[action] = spec.Keys
+	}
+	return out
+}
+
+func keyLines(cfg *config.Config) map[string]int {
+	out := make(map[string]int, len(cfg.Keys))
+	for action, spec := range cfg.Keys {
+		out[action] = spec.Line
+	}
+	return out
+}
+
+// firstTableLine points a table-override error at the `tables:` block.
+func firstTableLine(cfg *config.Config) int {
+	if l, ok := cfg.Lines["tables"]; ok {
+		return l
+	}
+	return 0
+}
+
+func logger(w io.Writer, prefix string) func(string, ...any) {
+	return func(format string, args ...any) {
+		fmt.Fprintf(w, prefix+": "+format+"\n", args...)
+	}
+}
+
+// darkBackground guesses the terminal background without querying it (a
+// query would race the UI for stdin). COLORFGBG is set by many terminals as
+// "fg;bg"; a light background has bg 7 or 15.
+func darkBackground() bool {
+	v := os.Getenv("COLORFGBG")
+	for i := len(v) - 1; i >= 0; i-- {
+		if v[i] == ';' {
+			bg := v[i+1:]
+			return bg != "7" && bg != "15"
+		}
+	}
+	return true
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
