@@ -12,7 +12,10 @@ type entry struct {
 	rec  stream.Record
 	seq  uint64          // arrival number, increasing without gaps
 	cols [numCols]string // sanitised cell text
-	hay  string          // lower-cased cells for the filter
+	// widths are the display widths of cols, measured once: padding a cell
+	// that fits is then a plain append, with no grapheme scan per frame.
+	widths [numCols]int
+	hay    string // lower-cased cells for the filter
 
 	// line caches the drawn (unselected) row for layout generation gen, so
 	// a frame re-renders only rows it has not drawn at this width before.

@@ -118,6 +118,9 @@ func (m *Model) Append(recs []stream.Record) {
 	for i := range recs {
 		e := entry{rec: recs[i], cols: rowCells(recs[i], m.loc, m.mask)}
 		e.hay = haystack(e.cols)
+		for c, s := range e.cols {
+			e.widths[c] = inert.Width(s)
+		}
 		m.buf.push(e)
 		seq := m.buf.next - 1
 		if m.matches(&m.buf.slots[seq%uint64(len(m.buf.slots))]) {

@@ -176,7 +176,7 @@ func (m *Model) layoutNow() layout {
 // Unselected rows are cached on the entry until the layout changes.
 func (m *Model) row(e *entry, l layout, selected bool) string {
 	if selected {
-		return m.theme.Selected.Render(joinCells("›", e.cols, l))
+		return m.theme.Selected.Render(joinEntry("›", e, l))
 	}
 	if e.gen == m.gen {
 		return e.line
@@ -197,7 +197,7 @@ func (m *Model) drawRow(e *entry, l layout) string {
 			b.WriteByte(' ')
 		}
 		first = false
-		cell := inert.Pad(e.cols[c], l.w[c])
+		cell := padCell(e.cols[c], e.widths[c], l.w[c])
 		switch c {
 		case colEvent:
 			b.WriteString(m.eventStyle(e).Render(cell))
@@ -222,6 +222,33 @@ func (m *Model) eventStyle(e *entry) lipgloss.Style {
 		return m.theme.Warn
 	}
 	return m.theme.Row
+}
+
+// padCell pads sanitised text of known display width to exactly w cells,
+// cutting it only when it does not fit.
+func padCell(s string, sw, w int) string {
+	if sw <= w {
+		return s + strings.Repeat(" ", w-sw)
+	}
+	return inert.Pad(s, w)
+}
+
+// joinEntry is joinCells for a record, using its measured widths.
+func joinEntry(gutter string, e *entry, l layout) string {
+	var b strings.Builder
+	b.WriteString(gutter)
+	first := true
+	for c := 0; c < numCols; c++ {
+		if l.w[c] == 0 {
+			continue
+		}
+		if !first {
+			b.WriteByte(' ')
+		}
+		first = false
+		b.WriteString(padCell(e.cols[c], e.widths[c], l.w[c]))
+	}
+	return b.String()
 }
 
 // joinCells pads each shown column to its width, one space apart, after a
