@@ -210,12 +210,6 @@ func APIKeysByProject(projectID string) Scope {
 	return indexScope(TableAPIKeys, "projectId-index", projectID, "")
 }
 
-// ContextsByProject: the contexts table has no index on projectId, so this
-// sub-view is a filtered scan; the scope is the filter.
-func ContextsByProject(projectID string) Scope {
-	return Scope{Table: TableContexts, Extra: [2]Cond{{Attr: "projectId", Value: projectID}}}
-}
-
 // RunsByUser: base table, PK = "USER#"+id and SK begins_with "RUN#".
 func RunsByUser(userID string) Scope {
 	return baseScope(TableGraphRuns, "USER#"+userID, "RUN#")
@@ -268,6 +262,27 @@ func DelegationsByAudience(audience string) Scope {
 // SubscriptionsByCustomer: the customer index, customer = did.
 func SubscriptionsByCustomer(customer string) Scope {
 	return indexScope(TableSubscriptions, "customer", customer, "")
+}
+
+// SubscriptionsByCustomerProvider: the customer index narrowed to one
+// provider (Store.SubscriptionsByCustomer with a provider: SK equality,
+// expressed as a filter term since Scope's sort-key condition is a prefix).
+func SubscriptionsByCustomerProvider(customer, provider string) Scope {
+	s := SubscriptionsByCustomer(customer)
+	if provider != "" {
+		s.Extra[0] = Cond{Attr: "provider", Value: provider}
+	}
+	return s
+}
+
+// SubscriptionsByProvider: the provider index, provider = did.
+func SubscriptionsByProvider(provider string) Scope {
+	return indexScope(TableSubscriptions, "provider", provider, "")
+}
+
+// ConsumersByProvider: the provider index, provider = did.
+func ConsumersByProvider(provider string) Scope {
+	return indexScope(TableConsumers, "provider", provider, "")
 }
 
 // ConsumersByConsumer: the consumer index, consumer = did.

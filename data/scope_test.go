@@ -60,8 +60,6 @@ func TestScopeMatches(t *testing.T) {
 		{"session by id: other", SessionByID("s-2"), session("p1", "RUNNING", nil), false},
 		{"api keys by project", APIKeysByProject("p1"), scItem("apiKeyHash", scS("h"), "projectId", scS("p1")), true},
 		{"api keys by project: other", APIKeysByProject("p1"), scItem("apiKeyHash", scS("h"), "projectId", scS("p10")), false},
-		{"contexts by project (filter)", ContextsByProject("p1"), scItem("contextId", scS("c"), "projectId", scS("p1")), true},
-		{"contexts by project: missing projectId", ContextsByProject("p1"), scItem("contextId", scS("c")), false},
 		{"runs by user", RunsByUser("12345"), scItem("PK", scS("USER#12345"), "SK", scS("RUN#2026-02-22T19:12:11Z#c8a91e")), true},
 		{"runs by user: other user with common prefix", RunsByUser("1234"), scItem("PK", scS("USER#12345"), "SK", scS("RUN#x")), false},
 		{"runs by user: not a run item", RunsByUser("12345"), scItem("PK", scS("USER#12345"), "SK", scS("PROFILE")), false},
@@ -83,6 +81,12 @@ func TestScopeMatches(t *testing.T) {
 		{"delegations by audience: other", DelegationsByAudience("did:key:a"), scItem("link", scS("bafy"), "audience", scS("did:key:b")), false},
 		{"subscriptions by customer", SubscriptionsByCustomer("did:mailto:x"), scItem("subscription", scS("sub"), "provider", scS("did:web:p"), "customer", scS("did:mailto:x")), true},
 		{"subscriptions by customer: no provider (index SK)", SubscriptionsByCustomer("did:mailto:x"), scItem("subscription", scS("sub"), "customer", scS("did:mailto:x")), false},
+		{"subscriptions by customer+provider", SubscriptionsByCustomerProvider("did:mailto:x", "did:web:p"), scItem("subscription", scS("sub"), "provider", scS("did:web:p"), "customer", scS("did:mailto:x")), true},
+		{"subscriptions by customer+provider: other provider", SubscriptionsByCustomerProvider("did:mailto:x", "did:web:q"), scItem("subscription", scS("sub"), "provider", scS("did:web:p"), "customer", scS("did:mailto:x")), false},
+		{"subscriptions by customer+empty provider = by customer", SubscriptionsByCustomerProvider("did:mailto:x", ""), scItem("subscription", scS("sub"), "provider", scS("did:web:p"), "customer", scS("did:mailto:x")), true},
+		{"subscriptions by provider", SubscriptionsByProvider("did:web:p"), scItem("subscription", scS("sub"), "provider", scS("did:web:p")), true},
+		{"consumers by provider", ConsumersByProvider("did:web:p"), scItem("subscription", scS("sub"), "provider", scS("did:web:p"), "consumer", scS("c")), true},
+		{"consumers by provider: other", ConsumersByProvider("did:web:p"), scItem("subscription", scS("sub"), "provider", scS("did:web:q")), false},
 		{"consumers by consumer", ConsumersByConsumer("did:key:space"), scItem("subscription", scS("sub"), "provider", scS("p"), "consumer", scS("did:key:space")), true},
 		{"consumers by consumer: other", ConsumersByConsumer("did:key:space"), scItem("subscription", scS("sub"), "provider", scS("p"), "consumer", scS("did:key:other")), false},
 		{"sandboxes by status", SandboxesByStatus("available"), sandbox("available", scN("0"), ""), true},
@@ -113,7 +117,7 @@ func TestScopeConstructorsFollowSchema(t *testing.T) {
 	scopes := []Scope{
 		SessionsByProject("x"), SessionsByStatus("x"), SessionByID("x"), APIKeysByProject("x"),
 		RunsByUser("x"), RunByID("x"), EventsByUser("x"), EventsByType("x", "p"), EventsByStatus("x", "p"),
-		DelegationsByAudience("x"), SubscriptionsByCustomer("x"), ConsumersByConsumer("x"),
+		DelegationsByAudience("x"), SubscriptionsByCustomer("x"), SubscriptionsByProvider("x"), ConsumersByConsumer("x"), ConsumersByProvider("x"),
 		SandboxesByStatus("x"), SandboxesByTrack("x"), SandboxesByIdempotencyKey("x"),
 	}
 	for _, sc := range scopes {
