@@ -77,6 +77,7 @@ func hostileSessions(g *gen, w *world) {
 	// project whose client-supplied metadata carries control sequences.
 	s := planSession(g, wcProjects[0], "ACTIVE", nil)
 	it := s.item()
+	it["expiresAt"] = avN(g.now.Add(20 * time.Hour).Unix())
 	it["userMetadata"] = avM(Item{
 		"team":     avS("pricing"),
 		"retailer": avS("ikea.com" + bidiOverride + "moc.live"),
@@ -89,6 +90,8 @@ func hostileSessions(g *gen, w *world) {
 	add := func(state string, mutate func(Item)) {
 		s := planSession(g, hp, state, nil)
 		it := s.item()
+		// Keep them around for most of a day even where TTL is enforced.
+		it["expiresAt"] = avN(g.now.Add(20 * time.Hour).Unix())
 		mutate(it)
 		state = strAttr(it, "internalStatus")
 		if state == "" {

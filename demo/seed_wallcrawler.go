@@ -220,6 +220,32 @@ type sessionStep struct {
 // expiresAt (createdAt + timeout) still in the future: DynamoDB Local honours
 // TTL and would delete anything already expired within seconds.
 func planSession(g *gen, p wcProject, internal string, contexts []string) *sessionPlan {
+	s := newSessionPlan(g, p, internal, contexts)
+	// How long ago it was created depends on how far it got.
+	maxAge := s.timeout - 2*time.Minute
+	var age time.Duration
+	switch s.internal {
+	case "CREATING":
+		age = g.jitter(time.Second, 4*time.Second)
+	case "PROVISIONING":
+		age = g.jitter(5*time.Second, 40*time.Second)
+	case "STARTING":
+		age = g.jitter(40*time.Second, 90*time.Second)
+	default:
+		age = g.jitter(3*time.Minute, maxAge)
+		if (s.internal == "READY" || s.internal == "ACTIVE") && g.chance(0.3) {
+			// Expiring within minutes: the status view's first rows.
+			age = s.timeout - g.jitter(2*time.Minute, 9*time.Minute)
+		}
+	}
+	s.created = g.ago(age)
+	s.history(g)
+	return s
+}
+
+// newSessionPlan makes the choices a client makes when it creates a session
+// (region, timeout, keepAlive, context, metadata).
+func newSessionPlan(g *gen, p wcProject, internal string, contexts []string) *sessionPlan {
 	s := &sessionPlan{g: g, id: "sess_" + g.alnum(14), project: p, region: "us-east-1", internal: internal}
 	if internal == messyStopped {
 		s.internal, s.messy = "STOPPED", true
@@ -241,26 +267,6 @@ func planSession(g *gen, p wcProject, internal string, contexts []string) *sessi
 		s.metadata = p.Metadata(g)
 	}
 	s.selenium = g.chance(0.3)
-
-	// How long ago it was created depends on how far it got.
-	maxAge := s.timeout - 2*time.Minute
-	var age time.Duration
-	switch s.internal {
-	case "CREATING":
-		age = g.jitter(time.Second, 4*time.Second)
-	case "PROVISIONING":
-		age = g.jitter(5*time.Second, 40*time.Second)
-	case "STARTING":
-		age = g.jitter(40*time.Second, 90*time.Second)
-	default:
-		age = g.jitter(3*time.Minute, maxAge)
-		if (s.internal == "READY" || s.internal == "ACTIVE") && g.chance(0.3) {
-			// Expiring within minutes: the status view's first rows.
-			age = s.timeout - g.jitter(2*time.Minute, 9*time.Minute)
-		}
-	}
-	s.created = g.ago(age)
-	s.history(g)
 	return s
 }
 
