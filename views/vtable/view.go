@@ -72,16 +72,18 @@ func (m Model) headerLine() string {
 	b.WriteString(strings.Repeat(" ", min(gutterWidth, m.width)))
 	for k, i := range m.layout.vis {
 		c := m.cols[i]
+		w := m.layout.widths[k]
 		title := c.Title
-		if i == m.sortCol {
+		if i == m.sortCol && w > 1 {
+			// Cut the title, never the arrow: the sort must stay visible.
+			arrow := "↑"
 			if m.sortDesc {
-				title += "↓"
-			} else {
-				title += "↑"
+				arrow = "↓"
 			}
+			title = inert.Line(title, w-1) + arrow
 		}
 		b.WriteByte(' ')
-		b.WriteString(align(title, m.layout.widths[k], c.Align))
+		b.WriteString(align(title, w, c.Align))
 	}
 	return m.paint().header.Apply(fit(b.String(), m.width))
 }

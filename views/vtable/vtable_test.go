@@ -460,3 +460,14 @@ func TestZeroValueModelDoesNotPanic(t *testing.T) {
 	m, _ = m.Update(press("j"), keymap.Default())
 	_ = m.View()
 }
+
+func TestSortArrowSurvivesNarrowColumn(t *testing.T) {
+	cols := []Column{{Title: "IDENTIFIER", Width: 4}, {Title: "X", Width: 3}}
+	m := New(cols, themes.Dark())
+	m.SetSize(20, 3)
+	m.SortBy(0, true)
+	header := strings.Split(ansi.Strip(m.View()), "\n")[0]
+	if !strings.Contains(header, "ID…↓") {
+		t.Fatalf("header %q", header)
+	}
+}
