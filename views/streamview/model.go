@@ -156,6 +156,12 @@ func (m *Model) SetTable(t data.TableID) {
 	m.rebuild()
 }
 
+// SetTheme restyles the pane (the root re-syncs the theme after a change).
+func (m *Model) SetTheme(th themes.Theme) {
+	m.theme = th
+	m.gen++ // cached rows carry the old colours
+}
+
 // Table is the current narrowing ("" for every table).
 func (m *Model) Table() data.TableID { return m.table }
 

@@ -59,3 +59,18 @@ func TestSecretsMaskedInRowsAndComparisonRevealPerRecord(t *testing.T) {
 		t.Fatalf("reveal must not outlive its comparison:\n%s", v)
 	}
 }
+
+func TestSetThemeRestylesCachedRows(t *testing.T) {
+	m := newModel(0)
+	m.Append([]stream.Record{insert("a", "RUNNING", 0), insert("b", "RUNNING", 1)})
+	plain := m.View()
+	m.SetTheme(themes.Dark())
+	dark := m.View()
+	if plain == dark || !strings.Contains(dark, "\x1b[") {
+		t.Fatal("SetTheme did not restyle the rows")
+	}
+	// The non-selected row (a) must be restyled too, not served from cache.
+	if strings.Split(dark, "\n")[2] == strings.Split(plain, "\n")[2] {
+		t.Fatal("cached row kept the old theme")
+	}
+}
