@@ -109,11 +109,11 @@ func ParseCommand(line string) (Command, error) {
 	}
 	spec, ok := specFor(toks[0])
 	if !ok {
-		msg := fmt.Sprintf("unknown command %q", inert.String(toks[0]))
+		msg := fmt.Sprintf("unknown command \"%s\"", inert.String(toks[0]))
 		if s := suggest(toks[0]); s != "" {
 			msg += fmt.Sprintf(" (did you mean :%s?)", s)
 		} else {
-			msg += " (known: " + strings.Join(verbNames(), ", ") + ")"
+			msg += " (? lists the commands)"
 		}
 		return Command{}, fmt.Errorf("%s", msg)
 	}
@@ -126,9 +126,9 @@ func ParseCommand(line string) (Command, error) {
 			k = strings.ToLower(k)
 			if !contains(spec.opts, k) {
 				if len(spec.opts) == 0 {
-					return Command{}, usage(":%s takes no options (got %q)", spec.verb, inert.String(t))
+					return Command{}, usage(":%s takes no options (got \"%s\")", spec.verb, inert.String(t))
 				}
-				return Command{}, usage("unknown option %q for :%s", inert.String(k), spec.verb)
+				return Command{}, usage("unknown option \"%s\" for :%s", inert.String(k), spec.verb)
 			}
 			if v == "" {
 				return Command{}, usage("%s= needs a value", k)
@@ -154,10 +154,10 @@ func ParseCommand(line string) (Command, error) {
 			continue
 		}
 		if spec.arg == "" {
-			return Command{}, usage(":%s takes no argument %q", spec.verb, inert.String(t))
+			return Command{}, usage(":%s takes no argument \"%s\"", spec.verb, inert.String(t))
 		}
 		if cmd.Arg != "" {
-			return Command{}, usage("too many arguments (%q)", inert.String(t))
+			return Command{}, usage("too many arguments (\"%s\")", inert.String(t))
 		}
 		cmd.Arg = t
 	}
@@ -170,7 +170,7 @@ func ParseCommand(line string) (Command, error) {
 	if spec.verb == VerbStream && cmd.Arg != "" {
 		id, ok := tableID(cmd.Arg)
 		if !ok {
-			return Command{}, usage("unknown table %q (known: %s)", inert.String(cmd.Arg), strings.Join(tableNames(), ", "))
+			return Command{}, fmt.Errorf("unknown table \"%s\" (tab completes table names)", inert.String(cmd.Arg))
 		}
 		cmd.Arg = string(id)
 	}
@@ -178,17 +178,13 @@ func ParseCommand(line string) (Command, error) {
 }
 
 // isOptKey tells "status=RUNNING" (an option) from an id that merely contains
-// '=' somewhere (base64 keys do): option keys are short lowercase words.
+// '=' somewhere (base64 ids do): only the option names of some verb count.
 func isOptKey(k string) bool {
-	if k == "" || len(k) > 12 {
-		return false
+	switch strings.ToLower(k) {
+	case "status", "type", "track", "key":
+		return true
 	}
-	for _, r := range k {
-		if !unicode.IsLetter(r) {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 func canonicalValue(v Verb, opt, val string) string {

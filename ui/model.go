@@ -127,6 +127,11 @@ func New(o Options) Model {
 	m.input = textinput.New()
 	m.input.Prompt = ""
 	m.input.CharLimit = 512
+	// A steady cursor: a blinking one redraws the screen twice a second for
+	// nothing, and its timer commands would make tests wait.
+	st := m.input.Styles()
+	st.Cursor.Blink = false
+	m.input.SetStyles(st)
 	m.help = help.New()
 	m.setSize(80, 24)
 	return m

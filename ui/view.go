@@ -120,6 +120,9 @@ func (m Model) titleLine(w int) string {
 	var info []string
 	if p.ID() != views.PaneStream {
 		rows := plural(st.Rows, "row")
+		if p.Filter() != "" {
+			rows = strconv.Itoa(st.Visible) + "/" + rows
+		}
 		if st.More {
 			rows += " (more: ↓ at end, L all)"
 		}
@@ -204,6 +207,14 @@ func (m Model) footer(w int) string {
 			pct = "…"
 		}
 		return fitLine(bar.ViewAs(st.Progress)+" "+pct+label, w)
+	}
+	// An error gets the whole footer, so it is readable even at 80 columns;
+	// the status bar shows its start too.
+	if m.flash != "" && m.cmdErr {
+		return fitLine(th.Error.Render(inert.Line(m.flash, w)), w)
+	}
+	if st.Err != "" {
+		return fitLine(th.Error.Render(inert.Line(st.Err, w)), w)
 	}
 	bindings := append(m.ctx.Keys.ShortHelp(), m.panes[m.active].Help()...)
 	return fitLine(m.help.ShortHelpView(bindings), w)

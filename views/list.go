@@ -450,6 +450,7 @@ func (l *list) status() Status {
 		Loading:  l.ld.loading,
 		Progress: -1,
 		Rows:     l.table.Len(),
+		Visible:  l.table.VisibleLen(),
 		More:     l.ld.next != nil,
 		Consumed: l.ld.consumed,
 		HasReq:   l.ld.hasReq,

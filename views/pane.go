@@ -92,7 +92,8 @@ type Status struct {
 	Loading bool
 	// Progress of a load-all, 0..1; negative when no load-all runs.
 	Progress float64
-	Rows     int
+	Rows     int     // rows loaded
+	Visible  int     // rows passing the filter
 	More     bool    // another page exists
 	Consumed float64 // read capacity of the last request
 	HasReq   bool    // Consumed is meaningful

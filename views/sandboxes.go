@@ -24,7 +24,7 @@ func sandboxColumns() []vtable.Column {
 	return []vtable.Column{
 		{Key: "sandbox", Title: "SANDBOX", Width: 12, Flex: 3, Priority: 10},
 		{Key: "name", Title: "NAME", Width: 10, Flex: 2, Priority: 5},
-		{Key: "status", Title: "STATUS", Width: 18, Priority: 9},
+		{Key: "status", Title: "STATUS", Width: 19, Priority: 9},
 		{Key: "track", Title: "TRACK", Width: 10, Flex: 1, Priority: 7},
 		{Key: "allocated", Title: "ALLOCATED", Width: 9, Priority: 6},
 		{Key: "deadline", Title: "DEADLINE", Width: 9, Priority: 8},

@@ -219,7 +219,11 @@ func (p *Sessions) scopeProject(projectID string) {
 	p.lists[subAPIKeys].setScope(data.APIKeysByProject(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
 		return pageOf(st.APIKeysByProject(ctx, id, req))
 	})
-	p.lists[subContexts].setScope(data.ContextsByProject(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+	// Contexts are found through the project's sessions (the table has no
+	// projectId index); for the live tail, a context row belongs here when
+	// it names this project.
+	ctxScope := data.Scope{Table: data.TableContexts, Extra: [2]data.Cond{{Attr: "projectId", Value: id}}}
+	p.lists[subContexts].setScope(ctxScope, func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
 		return pageOf(st.ContextsByProject(ctx, id, req))
 	})
 	p.cur = subSessions

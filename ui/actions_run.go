@@ -1,0 +1,289 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+	"opsdeck/data/action"
+	"opsdeck/views"
+)
+
+// actionMsg marks the messages of the actions; the root routes them all to
+// onActionMsg, whatever the mode.
+type actionMsg interface{ isActionMsg() }
+
+// confirmedMsg: the operator confirmed the dialog of request req.
+type confirmedMsg struct {
+	req   uint64
+	plans []action.Plan
+}
+
+// cancelledMsg: the operator said no.
+type cancelledMsg struct {
+	req   uint64
+	title string
+	n     int
+}
+
+// actionDoneMsg carries the result of a single action.
+type actionDoneMsg struct {
+	req uint64
+	res action.Result
+}
+
+// bulkProgressMsg: done of total rows handled; next waits for the next
+// message of the same run.
+type bulkProgressMsg struct {
+	req         uint64
+	done, total int
+	next        <-chan tea.Msg
+}
+
+// bulkDoneMsg carries a bulk run's summary.
+type bulkDoneMsg struct {
+	req uint64
+	sum action.BulkSummary
+}
+
+// rowReloadMsg carries a row read back after a write whose outcome is not
+// known (a network error): the pane shows what is really stored.
+type rowReloadMsg struct {
+	table data.TableID
+	key   data.Item
+	item  data.Item
+	found bool
+}
+
+func (confirmedMsg) isActionMsg()    {}
+func (cancelledMsg) isActionMsg()    {}
+func (actionDoneMsg) isActionMsg()   {}
+func (bulkProgressMsg) isActionMsg() {}
+func (bulkDoneMsg) isActionMsg()     {}
+func (rowReloadMsg) isActionMsg()    {}
+func (auditLoadedMsg) isActionMsg()  {}
+
+// singleTimeout bounds one conditional write: past it the operator gets an
+// error line rather than a status bar that says "releasing…" forever.
+const singleTimeout = 30 * time.Second
+
+// onActionMsg handles every actionMsg.
+func (m Model) onActionMsg(msg actionMsg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case confirmedMsg:
+		return m.execute(msg)
+	case cancelledMsg:
+		m.setFlash(fmt.Sprintf("cancelled: nothing written (%s, %s)", strings.ToLower(msg.title), plural(msg.n, "row")), false)
+		return m, nil
+	case actionDoneMsg:
+		if msg.req == m.act.busy {
+			m.act.busy = 0
+		}
+		return m, m.showResult(msg.res)
+	case bulkProgressMsg:
+		if d, ok := m.dialog.(*bulkDialog); ok && d.req == msg.req {
+			d.progress(msg.done, msg.total)
+		}
+		return m, waitBulk(msg.next)
+	case bulkDoneMsg:
+		if msg.req == m.act.busy {
+			m.act.busy = 0
+		}
+		return m, m.bulkFinished(msg)
+	case rowReloadMsg:
+		ch := views.Change{Table: msg.table, Event: "MODIFY", Keys: msg.key, New: msg.item}
+		if !msg.found {
+			ch.Event, ch.New = "REMOVE", nil
+		}
+		return m, m.applyToPanes([]views.Change{ch})
+	case auditLoadedMsg:
+		return m.showAudit(msg)
+	}
+	return m, nil
+}
+
+// execute starts the confirmed plans: one in the background with a line in
+// the status bar, several with a progress dialog.
+func (m Model) execute(c confirmedMsg) (tea.Model, tea.Cmd) {
+	if len(c.plans) == 0 {
+		return m, nil
+	}
+	run := m.act.run
+	m.act.busy = c.req
+	if len(c.plans) == 1 {
+		p := c.plans[0]
+		m.setFlash(fmt.Sprintf("%s %s…", strings.ToLower(p.Kind.Title()), oneLine(p.Target)), false)
+		req := c.req
+		return m, func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), singleTimeout)
+			defer cancel()
+			return actionDoneMsg{req: req, res: runOne(ctx, run, p)}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d := newBulkDialog(c.req, plansTitle(c.plans), len(c.plans), cancel, m.ctx.Theme, m.panes[m.active].View)
+	m.dialog, m.mode = d, modeDialog
+	return m, startBulk(ctx, run, c.req, c.plans)
+}
+
+// runOne executes one plan, or explains why it could not be attempted.
+func runOne(ctx context.Context, run *actionRunner, p action.Plan) action.Result {
+	exec, err := run.executor()
+	if err != nil {
+		return action.Result{Plan: p, Err: err, Message: "not " + doneWord(p.Kind) + ": " + err.Error()}
+	}
+	return exec.Execute(ctx, p)
+}
+
+// startBulk runs ExecuteBulk on its own goroutine; its progress comes back
+// through a channel as messages, one at a time (waitBulk). The channel has
+// room for every message, so the worker never blocks on a UI that stopped
+// listening.
+func startBulk(ctx context.Context, run *actionRunner, req uint64, plans []action.Plan) tea.Cmd {
+	plans = append([]action.Plan(nil), plans...)
+	return func() tea.Msg {
+		ch := make(chan tea.Msg, len(plans)+1)
+		go func() {
+			defer close(ch)
+			exec, err := run.executor()
+			if err != nil {
+				sum := action.BulkSummary{Total: len(plans)}
+				for _, p := range plans {
+					sum.Errors = append(sum.Errors, action.Result{Plan: p, Err: err, Message: "not " + doneWord(p.Kind) + ": " + err.Error()})
+				}
+				ch <- bulkDoneMsg{req: req, sum: sum}
+				return
+			}
+			var out <-chan tea.Msg = ch
+			sum := exec.ExecuteBulk(ctx, plans, func(done, total int) {
+				ch <- bulkProgressMsg{req: req, done: done, total: total, next: out}
+			})
+			ch <- bulkDoneMsg{req: req, sum: sum}
+		}()
+		return <-ch
+	}
+}
+
+// waitBulk waits for the next message of a bulk run.
+func waitBulk(ch <-chan tea.Msg) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		msg, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return msg
+	}
+}
+
+// showResult puts a single action's outcome in the status bar and redraws
+// its row from what DynamoDB returned.
+func (m *Model) showResult(r action.Result) tea.Cmd {
+	msg := oneLine(r.Message)
+	isErr := !r.OK
+	if r.OK {
+		msg += " ✓"
+	}
+	if r.AuditErr != nil {
+		msg += " (audit log not written: " + oneLine(r.AuditErr.Error()) + ")"
+		isErr = true
+	}
+	m.setFlash(msg, isErr)
+	return m.refreshRows([]action.Result{r})
+}
+
+// refreshRows shows the rows as they are now. Success returns ALL_NEW and a
+// guard failure ALL_OLD: both are the item as stored, applied like a stream
+// record (a row that left the pane's scope leaves the list). Other errors
+// leave the outcome unknown, so those rows are read back.
+func (m *Model) refreshRows(results []action.Result) tea.Cmd {
+	var changes []views.Change
+	var reads []tea.Cmd
+	for _, r := range results {
+		p := r.Plan
+		switch {
+		case r.OK || (r.GuardFailed && len(r.Current) > 0):
+			changes = append(changes, views.Change{Table: p.Table, Event: "MODIFY", Keys: p.Key, New: r.Current})
+		case r.GuardFailed:
+			changes = append(changes, views.Change{Table: p.Table, Event: "REMOVE", Keys: p.Key})
+		case m.act.run.store != nil && len(p.Key) > 0 && r.Err != data.ErrReadOnly:
+			reads = append(reads, reloadRow(m.act.run.store, p.Table, p.Key))
+		}
+	}
+	return tea.Batch(append(reads, m.applyToPanes(changes))...)
+}
+
+func (m *Model) applyToPanes(changes []views.Change) tea.Cmd {
+	if len(changes) == 0 {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, p := range m.panes {
+		cmds = append(cmds, p.Apply(changes))
+	}
+	return tea.Batch(cmds...)
+}
+
+func reloadRow(st *data.Store, table data.TableID, key data.Item) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), singleTimeout)
+		defer cancel()
+		item, found, err := st.GetItem(ctx, table, key)
+		if err != nil {
+			return nil // the status bar already says the write failed
+		}
+		return rowReloadMsg{table: table, key: key, item: item, found: found}
+	}
+}
+
+// bulkFinished turns the progress dialog into the summary, redraws the
+// rows and clears the marks they carried.
+func (m *Model) bulkFinished(msg bulkDoneMsg) tea.Cmd {
+	s := msg.sum
+	var all []action.Result
+	all = append(append(append(all, s.Succeeded...), s.GuardFailed...), s.Errors...)
+	line := fmt.Sprintf("%d of %d succeeded", len(s.Succeeded), s.Total)
+	if n := len(s.GuardFailed); n > 0 {
+		line += fmt.Sprintf(" · %d guard failed", n)
+	}
+	if n := len(s.Errors); n > 0 {
+		line += fmt.Sprintf(" · %d errors", n)
+	}
+	var auditErrs int
+	for _, r := range all {
+		if r.AuditErr != nil {
+			auditErrs++
+		}
+	}
+	if auditErrs > 0 {
+		line += fmt.Sprintf(" · %d audit lines not written", auditErrs)
+	}
+	m.setFlash(line, len(s.Succeeded) != s.Total || auditErrs > 0)
+	if d, ok := m.dialog.(*bulkDialog); ok && d.req == msg.req {
+		d.finish(s)
+	} else {
+		// The progress dialog was closed (it never is while running, but a
+		// summary must not be lost): open the summary on its own.
+		d := newBulkDialog(msg.req, "", s.Total, nil, m.ctx.Theme, m.panes[m.active].View)
+		d.finish(s)
+		m.dialog, m.mode = d, modeDialog
+	}
+	if c, ok := m.panes[m.active].(interface{ ClearMarks() }); ok {
+		c.ClearMarks()
+	}
+	return m.refreshRows(all)
+}
+
+// changesToDialog lets an open confirmation see live changes to its
+// targets (called by the root for every ChangesMsg).
+func (m Model) changesToDialog(changes []views.Change) {
+	if d, ok := m.dialog.(*confirmDialog); ok && m.mode == modeDialog {
+		d.Changes(changes)
+	}
+}
