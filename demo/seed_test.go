@@ -505,3 +505,40 @@ func TestBuildWorldIsDeterministic(t *testing.T) {
 		t.Error("different seeds built the same world")
 	}
 }
+
+func TestPrepareCreatesLiveTablesSeedsAndIsSafeToRepeat(t *testing.T) {
+	ctx, conn, tables := testEnv(t)
+	rep, err := Prepare(ctx, conn, tables, SeedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.AlreadySeeded {
+		t.Error("fresh tables reported as already seeded")
+	}
+	for _, s := range data.Schemas() {
+		want := s.Stream
+		if want == data.StreamNone {
+			want = data.StreamNewAndOld
+		}
+		td, ttl := describe(t, ctx, conn, tables.Name(s.ID))
+		checkTableMatchesSchema(t, s, td, ttl, want, s.TTLAttr != "")
+	}
+	before := len(scanAll(t, ctx, conn, tables.Name(data.TableSandboxes)))
+	if before != rep.Counts[data.TableSandboxes] {
+		t.Errorf("%d sandboxes, report says %d", before, rep.Counts[data.TableSandboxes])
+	}
+
+	again, err := Prepare(ctx, conn, tables, SeedOptions{})
+	if err != nil {
+		t.Fatalf("second Prepare: %v", err)
+	}
+	if !again.AlreadySeeded {
+		t.Error("second Prepare seeded again")
+	}
+	if after := len(scanAll(t, ctx, conn, tables.Name(data.TableSandboxes))); after != before {
+		t.Errorf("second Prepare changed the sandbox count %d → %d", before, after)
+	}
+	if again.Defaults != rep.Defaults {
+		t.Errorf("default scopes differ between runs: %+v vs %+v", rep.Defaults, again.Defaults)
+	}
+}
