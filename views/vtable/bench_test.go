@@ -159,3 +159,19 @@ func BenchmarkSetRows100k(b *testing.B) {
 		m.SetRows(rows)
 	}
 }
+
+// BenchmarkAppendPage is adding one 1000-row page to a sorted 100k table.
+func BenchmarkAppendPage100k(b *testing.B) {
+	th := themes.Dark()
+	rows := benchRows(101_000, th)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		m := New(benchColumns(), th)
+		m.SetSize(120, 40)
+		m.SetRows(rows[:100_000])
+		m.SortBy(2, false)
+		b.StartTimer()
+		m.Append(rows[100_000:])
+	}
+}

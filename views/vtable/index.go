@@ -114,3 +114,20 @@ func (m *Model) removeFromView(e *entry) {
 		m.cursor--
 	}
 }
+
+// mergeSorted merges b (a small sorted page) into a (the sorted view) into a
+// new slice. Each element of b is placed by binary search and the runs of a
+// between them are copied whole, so the cost is O(len(b)·log len(a)) compares
+// plus one memmove, not a compare per element of a.
+func mergeSorted(a, b []*entry, cmp func(x, y *entry) int) []*entry {
+	out := make([]*entry, 0, len(a)+len(b))
+	i := 0
+	for _, e := range b {
+		// First index in a[i:] that sorts after e (ties: a's older rows first).
+		k := i + sort.Search(len(a)-i, func(j int) bool { return cmp(a[i+j], e) > 0 })
+		out = append(out, a[i:k]...)
+		out = append(out, e)
+		i = k
+	}
+	return append(out, a[i:]...)
+}

@@ -19,7 +19,19 @@ func TestRandomOperationsKeepIndexConsistent(t *testing.T) {
 	statuses := []string{"RUNNING", "ERROR", "done", ""}
 	filters := []string{"", "r", "run", "running", "err", "1", "r1"}
 	for step := 0; step < 3000; step++ {
-		switch op := rng.IntN(10); {
+		switch op := rng.IntN(11); {
+		case op == 10:
+			var page []Row
+			for k := rng.IntN(5); k > 0; k-- {
+				id := "r" + strconv.Itoa(rng.IntN(60))
+				r := row(id, statuses[rng.IntN(len(statuses))], strconv.Itoa(rng.IntN(20)))
+				if _, ok := live[id]; !ok {
+					order = append(order, id)
+				}
+				live[id] = r
+				page = append(page, r)
+			}
+			m.Append(page)
 		case op < 4:
 			id := "r" + strconv.Itoa(rng.IntN(60))
 			r := row(id, statuses[rng.IntN(len(statuses))], strconv.Itoa(rng.IntN(20)))

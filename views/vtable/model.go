@@ -151,6 +151,45 @@ func (m *Model) SetRows(rows []Row) {
 	}
 }
 
+// Append adds a page of rows after the ones held (rows whose ID is already
+// present replace it, as Upsert). It costs O(page log page + N) — a merge,
+// not a re-sort — so loading page after page into a large table stays
+// cheap, and the cursor stays on its row.
+func (m *Model) Append(rows []Row) {
+	m.init()
+	sel := m.SelectedID()
+	fresh := make([]*entry, 0, len(rows))
+	firstSeq := m.seq
+	for _, r := range rows {
+		if e, ok := m.byID[r.ID]; ok {
+			if e.seq >= firstSeq { // twice in this page: not in the view yet
+				e.Row, e.hasHay = r, false
+			} else {
+				m.Upsert(r)
+			}
+			continue
+		}
+		e := &entry{Row: r, seq: m.seq}
+		m.seq++
+		m.all = append(m.all, e)
+		m.byID[r.ID] = e
+		fresh = append(fresh, e)
+	}
+	m.computeKeys(fresh)
+	add := fresh[:0]
+	for _, e := range fresh {
+		if m.matches(e) {
+			e.visible = true
+			add = append(add, e)
+		}
+	}
+	if len(add) > 0 {
+		slices.SortFunc(add, m.cmp)
+		m.view = mergeSorted(m.view, add, m.cmp)
+	}
+	m.restoreCursor(sel)
+}
+
 // Upsert adds a row or replaces the row with the same ID, keeping the cursor
 // on the row it was on. Cost is O(log N) plus a memmove of the view, not a
 // re-sort, so a stream of updates stays cheap with 100k rows.
