@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -212,7 +213,7 @@ func (m *Model) refreshRows(results []action.Result) tea.Cmd {
 			changes = append(changes, views.Change{Table: p.Table, Event: "MODIFY", Keys: p.Key, New: r.Current})
 		case r.GuardFailed:
 			changes = append(changes, views.Change{Table: p.Table, Event: "REMOVE", Keys: p.Key})
-		case m.act.run.store != nil && len(p.Key) > 0 && r.Err != data.ErrReadOnly:
+		case m.act.run.store != nil && len(p.Key) > 0 && !errors.Is(r.Err, data.ErrReadOnly):
 			reads = append(reads, reloadRow(m.act.run.store, p.Table, p.Key))
 		}
 	}

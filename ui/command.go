@@ -24,6 +24,7 @@ const (
 	VerbConsumers     Verb = "consumers"
 	VerbSandboxes     Verb = "sandboxes"
 	VerbStream        Verb = "stream"
+	VerbAudit         Verb = "audit"
 	VerbQuit          Verb = "q"
 )
 
@@ -70,6 +71,7 @@ var verbs = []verbSpec{
 	{verb: VerbConsumers, usage: ":consumers <consumer>", arg: "required"},
 	{verb: VerbSandboxes, usage: ":sandboxes [status=S|track=T|key=K]", opts: []string{"status", "track", "key"}},
 	{verb: VerbStream, usage: ":stream [table]", arg: "optional"},
+	{verb: VerbAudit, usage: ":audit [n]", arg: "optional"},
 	{verb: VerbQuit, aliases: []string{"quit", "q!"}, usage: ":q"},
 }
 

@@ -69,6 +69,9 @@ type Model struct {
 	cmdErr bool
 
 	quitting bool
+
+	// act is the guarded actions' state (actions.go).
+	act actionState
 }
 
 // New builds the console. It does no I/O: the first page of the active pane
@@ -134,6 +137,7 @@ func New(o Options) Model {
 	m.input.SetStyles(st)
 	m.help = help.New()
 	m.setSize(80, 24)
+	m.initActions(o)
 	return m
 }
 
@@ -158,12 +162,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case detail.CopiedMsg:
 		m.copied(msg)
 		return m, nil
+	case actionMsg:
+		return m.onActionMsg(msg)
 	case OpenDialogMsg:
 		if msg.Dialog != nil {
 			m.dialog, m.mode = msg.Dialog, modeDialog
 		}
 		return m, nil
 	case ChangesMsg:
+		m.changesToDialog(msg.Changes)
 		var cmds []tea.Cmd
 		for _, p := range m.panes {
 			cmds = append(cmds, p.Apply(msg.Changes))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"opsdeck/data"
+	"opsdeck/data/action"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 )
@@ -22,6 +23,15 @@ type Options struct {
 	Profile string // shown in the status bar; defaults to Conn.Profile
 
 	ReadOnly bool
+
+	// Protected lists the environments (besides prod, always protected)
+	// where an action is confirmed by typing the item id or row count.
+	Protected []string
+	// Actions tunes the guarded actions (retry maximum, stale-run
+	// threshold, operator).
+	Actions action.Options
+	// AuditPath is the audit log; "" means action.DefaultAuditPath().
+	AuditPath string
 
 	// Theme and Keys default to the dark theme and the default keymap when
 	// zero.

@@ -59,6 +59,8 @@ func (m Model) run(line string) (tea.Model, tea.Cmd) {
 	case VerbSandboxes:
 		m.active = views.PaneSandboxes
 		return m, m.sandboxes.Show(cmd.Opt, cmd.Value)
+	case VerbAudit:
+		return m.openAudit(cmd.Arg)
 	case VerbStream:
 		m.active = views.PaneStream
 		return m, m.stream.Show(data.TableID(cmd.Arg))

@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"opsdeck/data/action"
+	"opsdeck/themes"
+	"opsdeck/views/inert"
+)
+
+// bulkDialog shows a bulk action while it runs (a progress bar; esc or
+// ctrl+c stops before the next row) and then its summary: every row under
+// succeeded, guard failed or error, each with its message.
+type bulkDialog struct {
+	req         uint64
+	title       string
+	done, total int
+	cancel      context.CancelFunc
+	stopping    bool
+	finished    bool
+	sum         action.BulkSummary
+	theme       themes.Theme
+	under       func() string
+	scroll      int
+}
+
+func newBulkDialog(req uint64, title string, total int, cancel context.CancelFunc, th themes.Theme, under func() string) *bulkDialog {
+	return &bulkDialog{req: req, title: title, total: total, cancel: cancel, theme: th, under: under}
+}
+
+func (d *bulkDialog) progress(done, total int) { d.done, d.total = done, total }
+
+func (d *bulkDialog) finish(s action.BulkSummary) {
+	d.finished, d.sum, d.done = true, s, s.Total
+	if d.cancel != nil {
+		d.cancel() // release the context's resources
+	}
+}
+
+// Running reports whether the bulk action is still writing.
+func (d *bulkDialog) Running() bool { return !d.finished }
+
+func (d *bulkDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return d, nil
+	}
+	switch k.String() {
+	case "up", "k":
+		d.scroll = max(d.scroll-1, 0)
+		return d, nil
+	case "down", "j":
+		d.scroll++
+		return d, nil
+	}
+	if !d.finished {
+		// The dialog stays until the summary: the operator must see what
+		// was done before and after stopping.
+		if k.String() == "esc" || k.String() == "ctrl+c" {
+			if d.cancel != nil && !d.stopping {
+				d.cancel()
+				d.stopping = true
+			}
+		}
+		return d, nil
+	}
+	switch k.String() {
+	case "esc", "enter", "q", "n", "y", "ctrl+c":
+		return nil, nil
+	}
+	return d, nil
+}
+
+func (d *bulkDialog) View(width, height int) string {
+	th := d.theme
+	inner := dialogInner(width)
+	var body, foot []string
+	if !d.finished {
+		body = append(body, th.Title.Render(inert.Line(fmt.Sprintf("%s: %d of %d rows", d.title, d.done, d.total), inner)))
+		pct := 0.0
+		if d.total > 0 {
+			pct = float64(d.done) / float64(d.total)
+		}
+		bar := progress.New(progress.WithWidth(max(inner-6, 5)), progress.WithColors(lipgloss.Color("#5FAFFF")))
+		body = append(body, bar.ViewAs(pct))
+		if d.stopping {
+			foot = append(foot, th.Warn.Render(inert.Line("stopping after the current row…", inner)))
+		} else {
+			foot = append(foot, th.Muted.Render(inert.Line("rows are written one after another, each with its own guard — esc stops after the current row", inner)))
+		}
+		return overlay(d.under, frameBox(d.title, body, foot, inner, height, &d.scroll, th), width, height, th)
+	}
+	s := d.sum
+	body = append(body, th.Title.Render(inert.Line(fmt.Sprintf("%d rows: %d succeeded, %d guard failed, %d errors", s.Total, len(s.Succeeded), len(s.GuardFailed), len(s.Errors)), inner)))
+	section := func(name string, st lipgloss.Style, rs []action.Result) {
+		if len(rs) == 0 {
+			return
+		}
+		body = append(body, "", th.Header.Render(inert.Line(fmt.Sprintf("%s (%d)", name, len(rs)), inner)))
+		for _, r := range rs {
+			msg := r.Message
+			if r.AuditErr != nil {
+				msg += " (audit log not written: " + r.AuditErr.Error() + ")"
+			}
+			body = append(body, wrapStyled(st, "  "+r.Plan.Target+": "+msg, inner)...)
+		}
+	}
+	section("Succeeded", th.OK, s.Succeeded)
+	section("Guard failed", th.Error, s.GuardFailed)
+	section("Errors", th.Error, s.Errors)
+	foot = append(foot, "", th.Muted.Render(inert.Line("esc/enter closes · ↑/↓ scroll", inner)))
+	title := d.title
+	if title == "" {
+		title = "Bulk action"
+	}
+	return overlay(d.under, frameBox(title+" — summary", body, foot, inner, height, &d.scroll, th), width, height, th)
+}

@@ -1,0 +1,201 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"opsdeck/themes"
+	"opsdeck/views/inert"
+)
+
+// View draws the dialog centred over the dimmed pane. Every value shown
+// (ids, before/after values, guard texts) passes through inert.
+func (d *confirmDialog) View(width, height int) string {
+	th := d.theme
+	inner := dialogInner(width)
+	var body, foot []string
+	add := func(lines ...string) { body = append(body, lines...) }
+
+	// What is about to change.
+	table := d.plans[0].Table
+	if d.bulk {
+		add(th.Title.Render(inert.Line(fmt.Sprintf("%s marked", countLabel(len(d.plans)+len(d.skipped), table)), inner)))
+		if d.hidden > 0 {
+			add(th.Warn.Render(inert.Line(fmt.Sprintf("⚠ %d of them hidden by the current filter (included)", d.hidden), inner)))
+		}
+		if len(d.skipped) > 0 {
+			add(th.Muted.Render(inert.Line(fmt.Sprintf("%d not applicable, left alone", len(d.skipped)), inner)))
+		}
+	} else {
+		add(th.StatusKey.Render("Target ") + th.Title.Render(inert.Line(d.plans[0].Target, inner-7)))
+	}
+	for _, l := range d.live {
+		add(wrapStyled(th.Warn, "⚠ live: "+l, inner)...)
+	}
+	if d.stale != "" {
+		add(th.Error.Render(inert.Line("nothing to confirm any more — n/esc closes", inner)))
+	}
+	add("")
+	if d.bulk {
+		add(th.Header.Render(inert.Line("Rows and changes (each row with its own guard)", inner)))
+		for _, p := range d.plans {
+			var parts []string
+			for _, c := range p.Changes {
+				parts = append(parts, c.Attr+" "+c.Before+" → "+c.After)
+			}
+			add("  " + th.Key.Render(inert.Line(p.Target, 22)) + " " + inert.Line(strings.Join(parts, "; "), max(inner-25, 1)))
+		}
+		for _, s := range d.skipped {
+			add("  " + th.Muted.Render(inert.Line(s.target+": "+s.reason, inner-2)))
+		}
+	} else {
+		add(th.Header.Render("Changes"))
+		aw := 0
+		for _, c := range d.plans[0].Changes {
+			aw = max(aw, min(lipgloss.Width(inert.String(c.Attr)), 22))
+		}
+		for _, c := range d.plans[0].Changes {
+			before := th.Removed.Render(inert.String(c.Before))
+			line := "  " + inert.Pad(c.Attr, aw) + "  " + before + " → " + th.Added.Render(inert.String(c.After))
+			add(fitStyled(line, inner))
+		}
+	}
+	add("")
+	guardFor := ""
+	if d.bulk {
+		guardFor = " (shown for " + d.plans[0].Target + ")"
+	}
+	add(th.Header.Render(inert.Line("Only if"+guardFor, inner)))
+	for _, c := range d.plans[0].Guard {
+		st := lipgloss.NewStyle()
+		if c.Seen {
+			st = th.Muted
+		}
+		add(wrapStyled(st, "  • "+c.Text, inner)...)
+	}
+	add("")
+	add(wrapStyled(th.Muted, d.plans[0].Kind.Note(), inner)...)
+
+	// The question: always visible, whatever the height.
+	foot = append(foot, "")
+	verb := strings.ToLower(plansTitle(d.plans))
+	switch {
+	case d.stale != "":
+		foot = append(foot, th.Key.Render(d.deny.Help().Key)+" close")
+	case d.typed:
+		foot = append(foot, wrapStyled(th.Warn, fmt.Sprintf("Protected environment %q: type %s and press enter to %s (esc cancels).", d.env, d.Phrase(), verb), inner)...)
+		in := d.input
+		in.SetWidth(max(inner-3, 1))
+		foot = append(foot, fitStyled(in.View(), inner))
+		if d.mismatch {
+			foot = append(foot, th.Error.Render(inert.Line("that is not "+d.Phrase()+" — nothing written", inner)))
+		}
+	default:
+		q := fmt.Sprintf("%s %s? ", upperFirst(verb), d.what())
+		foot = append(foot, fitStyled(th.Title.Render(inert.String(q))+
+			th.Key.Render(d.confirm.Help().Key)+" yes · "+th.Key.Render(d.deny.Help().Key)+" no · enter = No (default)", inner))
+	}
+	title := plansTitle(d.plans)
+	box := frameBox(title, body, foot, inner, height, &d.scroll, th)
+	return overlay(d.under, box, width, height, th)
+}
+
+// what names the target(s) in the question.
+func (d *confirmDialog) what() string {
+	if !d.bulk {
+		return inert.Line(d.plans[0].Target, 30)
+	}
+	return countLabel(len(d.plans), d.plans[0].Table)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// dialogInner is the text width inside a dialog: most of a narrow screen,
+// at most 84 columns on a wide one.
+func dialogInner(width int) int {
+	return max(min(width-6, 84), min(width-4, 20), 1)
+}
+
+// frameBox draws a bordered box: body lines (scrolled when they do not fit,
+// *scroll clamped) then foot lines, which always show.
+func frameBox(title string, body, foot []string, inner, height int, scroll *int, th themes.Theme) []string {
+	room := height - 2 - len(foot)
+	if room < 1 {
+		// A tiny screen: the question matters more than the detail.
+		body, room = nil, 0
+	}
+	if len(body) > room {
+		maxScroll := len(body) - room + 1
+		*scroll = min(max(*scroll, 0), maxScroll)
+		more := len(body) - *scroll - (room - 1)
+		shown := append([]string(nil), body[*scroll:*scroll+room-1]...)
+		body = append(shown, th.Muted.Render(inert.Line(fmt.Sprintf("… %d more lines (↑/↓ scroll)", max(more, 0)), inner)))
+	} else {
+		*scroll = 0
+	}
+	b := th.DialogBorder
+	t := inert.Line(title, max(inner-2, 1))
+	top := b.Render("╭─ ") + th.DialogTitle.Render(t) + b.Render(" "+strings.Repeat("─", max(inner-lipgloss.Width(t)-1, 0))+"╮")
+	out := []string{top}
+	for _, l := range append(body, foot...) {
+		out = append(out, b.Render("│ ")+fitStyled(l, inner)+b.Render(" │"))
+	}
+	out = append(out, b.Render("╰"+strings.Repeat("─", inner+2)+"╯"))
+	if len(out) > height && height > 0 {
+		out = out[len(out)-height:]
+	}
+	return out
+}
+
+// overlay centres box over the background, which is drawn without its
+// colours and dimmed so the dialog is what the eye finds.
+func overlay(under func() string, box []string, width, height int, th themes.Theme) string {
+	var bg []string
+	if under != nil {
+		bg = strings.Split(under(), "\n")
+	}
+	bw := 0
+	for _, l := range box {
+		bw = max(bw, lipgloss.Width(l))
+	}
+	top := max((height-len(box))/2, 0)
+	left := max((width-bw)/2, 0)
+	lines := make([]string, height)
+	for i := range lines {
+		plain := ""
+		if i < len(bg) {
+			plain = ansi.Strip(bg[i])
+		}
+		plain = fitLine(plain, width)
+		j := i - top
+		if j < 0 || j >= len(box) {
+			lines[i] = th.Muted.Render(plain)
+			continue
+		}
+		l := fitStyled(box[j], min(bw, width))
+		right := ansi.Cut(plain, left+lipgloss.Width(l), width)
+		lines[i] = th.Muted.Render(ansi.Cut(plain, 0, left)) + l + th.Muted.Render(right)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fitStyled cuts or pads a styled line to exactly w cells.
+func fitStyled(s string, w int) string { return fitLine(s, w) }
+
+// wrapStyled sanitises text, wraps it to w cells and styles each line.
+func wrapStyled(st lipgloss.Style, text string, w int) []string {
+	wrapped := ansi.Wrap(inert.String(text), max(w, 1), "")
+	var out []string
+	for _, l := range strings.Split(wrapped, "\n") {
+		out = append(out, st.Render(l))
+	}
+	return out
+}
