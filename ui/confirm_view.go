@@ -58,9 +58,7 @@ func (d *confirmDialog) View(width, height int) string {
 			aw = max(aw, min(lipgloss.Width(inert.String(c.Attr)), 22))
 		}
 		for _, c := range d.plans[0].Changes {
-			before := th.Removed.Render(inert.String(c.Before))
-			line := "  " + inert.Pad(c.Attr, aw) + "  " + before + " → " + th.Added.Render(inert.String(c.After))
-			add(fitStyled(line, inner))
+			add(changeLines(c.Attr, c.Before, c.After, aw, inner, th)...)
 		}
 	}
 	add("")
@@ -95,6 +93,9 @@ func (d *confirmDialog) View(width, height int) string {
 		}
 	default:
 		q := fmt.Sprintf("%s %s? ", upperFirst(verb), d.what())
+		if d.bulk {
+			q = fmt.Sprintf("Apply to %s? ", d.what())
+		}
 		foot = append(foot, fitStyled(th.Title.Render(inert.String(q))+
 			th.Key.Render(d.confirm.Help().Key)+" yes · "+th.Key.Render(d.deny.Help().Key)+" no · enter = No (default)", inner))
 	}
@@ -196,6 +197,27 @@ func wrapStyled(st lipgloss.Style, text string, w int) []string {
 	var out []string
 	for _, l := range strings.Split(wrapped, "\n") {
 		out = append(out, st.Render(l))
+	}
+	return out
+}
+
+// changeLines renders "attr  before → after", wrapping a long value under
+// itself rather than cutting what the operator is asked to approve.
+func changeLines(attr, before, after string, aw, inner int, th themes.Theme) []string {
+	head := "  " + inert.Pad(attr, aw) + "  "
+	room := max(inner-lipgloss.Width(head), 8)
+	b, a := inert.String(before), inert.String(after)
+	if lipgloss.Width(b)+3+lipgloss.Width(a) <= room {
+		return []string{head + th.Removed.Render(b) + " → " + th.Added.Render(a)}
+	}
+	var out []string
+	indent := strings.Repeat(" ", lipgloss.Width(head))
+	for i, l := range strings.Split(ansi.Wrap(b+" → "+a, room, ""), "\n") {
+		if i == 0 {
+			out = append(out, head+l)
+		} else {
+			out = append(out, indent+l)
+		}
 	}
 	return out
 }
