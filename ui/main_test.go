@@ -43,9 +43,11 @@ var (
 	prefixSeq atomic.Int64
 )
 
-// uniquePrefix is a table prefix no other test (or test binary) uses.
+// uniquePrefix is a table prefix no other test (or test binary) uses. Its
+// length is fixed, so screens that show table names keep their layout and
+// screen() can swap it for a constant of the same width.
 func uniquePrefix(tag string) string {
-	return fmt.Sprintf("t%s%d%d-", tag, os.Getpid(), prefixSeq.Add(1))
+	return fmt.Sprintf("t%s%07d%03d-", tag, os.Getpid()%10_000_000, prefixSeq.Add(1)%1000)
 }
 
 func seeded(t *testing.T) world {
@@ -235,5 +237,5 @@ func command(t *testing.T, m Model, line string) (Model, bool) {
 // prefix replaced so golden files are stable.
 func screen(m Model, prefix string) string {
 	s := stripANSI(m.Render())
-	return strings.ReplaceAll(s, prefix, "PREFIX-")
+	return strings.ReplaceAll(s, prefix, strings.Repeat("T", len(prefix)-1)+"-")
 }

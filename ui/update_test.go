@@ -415,3 +415,6 @@ func TestReadOnlyBadge(t *testing.T) {
 		t.Fatalf("no RO badge in the status bar: %q", lines[len(lines)-2])
 	}
 }
+
+// cellWidth is the display width of an unstyled line.
+func cellWidth(s string) int { return ansi.StringWidth(s) }

@@ -233,10 +233,19 @@ func (m Model) helpView(w, h int) string {
 		b.WriteString(th.Title.Render(m.panes[m.active].ID().Name()+" pane") + "\n")
 		b.WriteString(hv.ShortHelpView(extra) + "\n")
 	}
+	// Commands flow as a paragraph so all of them fit at 80×24.
 	b.WriteString(th.Title.Render("Commands") + "\n")
+	line, lw := " ", 1
 	for _, u := range Usage() {
-		b.WriteString("  " + th.Key.Render(u) + "\n")
+		uw := lipgloss.Width(u) + 2
+		if lw+uw > w && lw > 1 {
+			b.WriteString(line + "\n")
+			line, lw = " ", 1
+		}
+		line += " " + th.Key.Render(u) + " "
+		lw += uw
 	}
+	b.WriteString(line + "\n")
 	if m.readOnly {
 		b.WriteString(th.Warn.Render("Read-only: actions that write are not offered.") + "\n")
 	}

@@ -291,9 +291,13 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 		}
 		l.table.SetRows(rows)
 	} else {
+		// A merge into the shown order, not one insert per row: load-all
+		// of 100k rows stays linear.
+		rows := make([]vtable.Row, 0, len(m.res.recs))
 		for _, r := range m.res.recs {
-			l.table.Upsert(l.row(r, now, th))
+			rows = append(rows, l.row(r, now, th))
 		}
+		l.table.Append(rows)
 	}
 	if l.selectID != "" {
 		for id, r := range l.recs {

@@ -1,0 +1,250 @@
+package ui
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/data"
+	"opsdeck/views"
+)
+
+// sgr is the only escape sequence the console itself emits: colours and
+// emphasis. Anything else in a frame came from data and was not made inert.
+var sgr = regexp.MustCompile("\x1b\\[[0-9;:]*m")
+
+// assertInert fails if a styled frame could do anything to a terminal but
+// print: control bytes, escape sequences other than SGR, C1 controls, bidi
+// and other format characters, invalid UTF-8.
+func assertInert(t *testing.T, where, frame string) {
+	t.Helper()
+	if !utf8.ValidString(frame) {
+		t.Fatalf("%s: frame is not valid UTF-8", where)
+	}
+	plain := sgr.ReplaceAllString(frame, "")
+	for i, r := range plain {
+		bad := r < 0x20 && r != '\n' || r == 0x7f ||
+			r >= 0x80 && r <= 0x9f ||
+			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 ||
+			r == 0x200e || r == 0x200f || r == 0x061c || r == 0xfeff || r == 0x200b
+		if bad {
+			lo := max(i-30, 0)
+			hi := min(i+30, len(plain))
+			t.Fatalf("%s: live control %U at byte %d: %q", where, r, i, plain[lo:hi])
+		}
+	}
+}
+
+// secretsOf collects the secret parts of a session item: the signing key,
+// the query values of connectUrl and the password of seleniumRemoteUrl.
+func secretsOf(it data.Item) []string {
+	var out []string
+	if s := attr(it, "signingKey"); len(s) >= 8 {
+		out = append(out, s)
+	}
+	for _, name := range []string{"connectUrl", "seleniumRemoteUrl"} {
+		raw := attr(it, name)
+		u, err := url.Parse(raw)
+		if err != nil {
+			if len(raw) >= 8 {
+				out = append(out, raw)
+			}
+			continue
+		}
+		for _, vs := range u.Query() {
+			for _, v := range vs {
+				if len(v) >= 8 {
+					out = append(out, v)
+				}
+			}
+		}
+		if u.User != nil {
+			if p, ok := u.User.Password(); ok && len(p) >= 4 {
+				out = append(out, ":"+p+"@")
+			}
+		}
+	}
+	return out
+}
+
+// sweep renders every row of the shown pane, in the list and in its detail
+// view, checking each frame; it returns the frames.
+func sweep(t *testing.T, m Model, w world, label string, width, height int) (Model, []string) {
+	t.Helper()
+	var frames []string
+	check := func(where string) {
+		raw := m.Render()
+		assertInert(t, where, raw)
+		out := screen(m, w.prefix)
+		checkFrame(t, out, width, height)
+		frames = append(frames, out)
+	}
+	p := m.Pane(m.Active())
+	m, _ = press(t, m, "g")
+	check(label + " list")
+	for i := 0; i < p.Status().Visible; i++ {
+		m, _ = press(t, m, "enter")
+		check(fmt.Sprintf("%s detail of row %d", label, i))
+		m, _ = press(t, m, "G") // the end of the detail view too
+		check(fmt.Sprintf("%s detail end of row %d", label, i))
+		m, _ = press(t, m, "esc", "j")
+		check(fmt.Sprintf("%s list at row %d", label, i+1))
+	}
+	return m, frames
+}
+
+func TestHostileDataIsShownInertAndSecretsMasked(t *testing.T) {
+	w := seeded(t)
+	h := w.rep.Hostile
+	cmds := []string{
+		"sessions " + h.Project,
+		"runs " + h.GraphUser,
+		"inbox " + h.EventUser,
+		"delegations " + h.Audience,
+		"subscriptions " + h.Customer,
+		"sandboxes track=" + h.Track,
+		"sessions " + w.rep.Defaults.SessionsProject,
+		// Hostile text typed by the operator is data too.
+		"runs \x1b[2J\x1b]52;c;ZXZpbA==\x07\u202eevil",
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		m := start(t, w.options(), size[0], size[1])
+		var all []string
+		var secrets []string
+		for _, c := range cmds {
+			var frames []string
+			m, _ = command(t, m, c)
+			if st := m.Pane(m.Active()).Status(); st.Err != "" {
+				t.Fatalf("%s: %s", c, st.Err)
+			}
+			if m.Active() == views.PaneSessions {
+				secrets = append(secrets, sessionSecrets(t, m)...)
+			}
+			m, frames = sweep(t, m, w, fmt.Sprintf("%dx%d %q", size[0], size[1], c), size[0], size[1])
+			all = append(all, frames...)
+		}
+		if len(secrets) == 0 {
+			t.Fatal("the demo sessions hold no secrets to check")
+		}
+		for _, f := range all {
+			for _, s := range secrets {
+				if strings.Contains(f, s) {
+					t.Fatalf("secret %q shown unmasked:\n%s", s, f)
+				}
+			}
+		}
+	}
+}
+
+// sessionSecrets walks the Sessions rows and collects their secrets.
+func sessionSecrets(t *testing.T, m Model) []string {
+	t.Helper()
+	p := m.Pane(views.PaneSessions)
+	var out []string
+	m, _ = press(t, m, "g")
+	for i := 0; i < p.Status().Visible; i++ {
+		it, _ := p.Selected()
+		out = append(out, secretsOf(it)...)
+		m, _ = press(t, m, "j")
+	}
+	m, _ = press(t, m, "g")
+	return out
+}
+
+// TestRevealShowsOneItemOnly: s reveals the selected item's secrets in its
+// detail view; the next item opens masked again.
+func TestRevealShowsOneItemOnly(t *testing.T) {
+	w := seeded(t)
+	m := start(t, w.options(), 120, 40)
+	p := m.Pane(views.PaneSessions)
+	var first, second data.Item
+	for i := 0; i < p.Status().Rows && second == nil; i++ {
+		it, _ := p.Selected()
+		if attr(it, "signingKey") != "" {
+			if first == nil {
+				first = it
+			} else {
+				second = it
+				break
+			}
+		}
+		m, _ = press(t, m, "j")
+	}
+	if second == nil {
+		t.Fatal("need two sessions with a signing key")
+	}
+	key := attr(second, "signingKey")
+	m, _ = press(t, m, "enter")
+	if strings.Contains(strings.ReplaceAll(screen(m, w.prefix), "\n", ""), key[:20]) {
+		t.Fatal("signing key shown before reveal")
+	}
+	m, _ = press(t, m, "s")
+	if !strings.Contains(screen(m, w.prefix), key[:20]) {
+		t.Fatalf("s did not reveal the selected item's signing key:\n%s", screen(m, w.prefix))
+	}
+	m, _ = press(t, m, "esc", "k", "enter")
+	if strings.Contains(screen(m, w.prefix), attr(first, "signingKey")[:20]) {
+		t.Fatal("another item opened with its secrets revealed")
+	}
+}
+
+func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func n(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+
+// TestMessyStreamRowsNeverPanic feeds items no schema allows through the
+// live-tail hook into every pane, then renders and opens them.
+func TestMessyStreamRowsNeverPanic(t *testing.T) {
+	w := seeded(t)
+	m := start(t, w.options(), 80, 24)
+	proj := w.rep.Defaults.SessionsProject
+	hostile := "\x1b[2J\x1b[H\x1b]52;c;c2VjcmV0\x07\u202egnp.exe\xff\xfe"
+	secret := "SECRETSIGNINGKEY0123456789"
+	items := []data.Item{
+		// Wrong types everywhere, but in scope (projectId and createdAt are S).
+		{"sessionId": s("sess_messy_" + hostile), "projectId": s(proj), "createdAt": s("not a time " + hostile),
+			"status": &types.AttributeValueMemberBOOL{Value: true}, "expiresAt": s("soon"),
+			"keepAlive": s("yes"), "eventHistory": s(hostile), "userMetadata": &types.AttributeValueMemberL{},
+			"retryCount": n("NaN"), "signingKey": s(secret), "connectUrl": s("wss://x/?token=" + secret)},
+		// Missing nearly everything.
+		{"sessionId": s("sess_bare"), "projectId": s(proj), "createdAt": s("2026-11-21T11:00:00Z")},
+		// Null and empty containers, a huge value.
+		{"sessionId": s("sess_nulls"), "projectId": s(proj), "createdAt": s("2026-11-21T11:00:00Z"),
+			"status": &types.AttributeValueMemberNULL{Value: true}, "userMetadata": &types.AttributeValueMemberM{},
+			"region": s(strings.Repeat("\u202e\x1b[31m", 20000))},
+		// A base key of the wrong type (DynamoDB would refuse it, a stream
+		// adapter bug might not): still a row, addressed by its typed key.
+		{"sessionId": n("42"), "projectId": s(proj), "createdAt": s("2026-11-21T11:00:00Z")},
+	}
+	var changes []views.Change
+	for _, it := range items {
+		changes = append(changes, views.Change{Table: data.TableSessions, Event: "INSERT", Keys: data.KeyOf(data.TableSessions, it), New: it})
+	}
+	// A REMOVE with no images at all, and records for tables no pane shows.
+	changes = append(changes,
+		views.Change{Table: data.TableSessions, Event: "REMOVE"},
+		views.Change{Table: data.TableEvents, Event: "MODIFY", New: data.Item{"user_id": &types.AttributeValueMemberBOOL{}}},
+		views.Change{Table: "no-such-table", Event: "INSERT", New: items[0]},
+	)
+	before := m.Pane(views.PaneSessions).Status().Rows
+	nm, cmd := m.Update(ChangesMsg{Changes: changes})
+	m, _ = settle(t, nm.(Model), cmd)
+	if got := m.Pane(views.PaneSessions).Status().Rows; got != before+4 {
+		t.Fatalf("rows %d, want %d (four messy rows in scope)", got, before+4)
+	}
+	m, frames := sweep(t, m, w, "messy", 80, 24)
+	for _, f := range frames {
+		if strings.Contains(f, secret) {
+			t.Fatalf("secret shown:\n%s", f)
+		}
+	}
+	// The messy rows can be copied and marked too.
+	m, _ = press(t, m, "g", "space", "c")
+	if items, _ := m.Pane(views.PaneSessions).Marked(); len(items) != 1 {
+		t.Fatalf("marked %d", len(items))
+	}
+}
