@@ -23,7 +23,8 @@ var prefixSeq atomic.Int64
 // other test uses. The tables are deleted when the test ends.
 func testEnv(t *testing.T) (context.Context, *data.Conn, data.Tables) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// Generous: the shared test server can be slow under other packages' load.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
 	conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint())
 	if err != nil {

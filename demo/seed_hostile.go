@@ -77,7 +77,10 @@ func hostileSessions(g *gen, w *world) {
 	// project whose client-supplied metadata carries control sequences.
 	s := planSession(g, wcProjects[0], "ACTIVE", nil)
 	it := s.item()
-	it["expiresAt"] = avN(g.now.Add(20 * time.Hour).Unix())
+	// A keep-alive session with a long timeout, so it stays in view for
+	// hours even where TTL is enforced.
+	it["keepAlive"] = avBool(true)
+	it["expiresAt"] = avN(s.created.Add(20 * time.Hour).Unix())
 	it["userMetadata"] = avM(Item{
 		"team":     avS("pricing"),
 		"retailer": avS("ikea.com" + bidiOverride + "moc.live"),

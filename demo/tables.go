@@ -1,11 +1,3 @@
-// Package demo builds the demo world: it creates the ten tables from
-// data.Schemas(), seeds them with a few hundred realistic rows in every
-// lifecycle state, and runs a traffic simulator that moves those rows through
-// their lifecycles so every pane of the console has something to show.
-//
-// Everything here writes, so every entry point refuses a read-only Conn and,
-// unless told otherwise, any endpoint that is not loopback: seeding fake
-// tenants into a real AWS account is never what anyone wants.
 package demo
 
 import (
