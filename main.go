@@ -12,11 +12,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/config"
 	"opsdeck/data"
+	"opsdeck/data/action"
 	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
 	"opsdeck/keymap"
@@ -141,10 +143,7 @@ func start(f flags) error {
 			return err
 		}
 		fmt.Fprintln(os.Stderr, "opsdeck: creating and seeding the demo tables…")
-		if err := demo.CreateTables(ctx, demoConn, tables, demo.CreateOptions{StreamsOnAll: true}); err != nil {
-			return err
-		}
-		report, err := demo.Seed(ctx, demoConn, tables, demo.SeedOptions{})
+		report, err := demo.Prepare(ctx, demoConn, tables, demo.SeedOptions{})
 		if err != nil {
 			return err
 		}
@@ -158,17 +157,22 @@ func start(f flags) error {
 		return err
 	}
 	m := ui.New(ui.Options{
-		Store:    data.NewStore(conn, tables),
-		Conn:     conn,
-		Tables:   tables,
-		Env:      env,
-		Profile:  conn.Profile,
-		ReadOnly: readOnly,
-		Theme:    theme,
-		Keys:     keys,
-		Scopes:   scopes,
+		Store:     data.NewStore(conn, tables),
+		Conn:      conn,
+		Tables:    tables,
+		Env:       env,
+		Profile:   conn.Profile,
+		ReadOnly:  readOnly,
+		Protected: protectedEnvs(cfg, env, protected),
+		Actions: action.Options{
+			RetryMax: cfg.Actions.RetryMax,
+			StaleRun: time.Duration(cfg.Actions.StaleRunMinutes) * time.Minute,
+			Operator: action.CurrentOperator(conn.Profile),
+		},
+		Theme:  theme,
+		Keys:   keys,
+		Scopes: scopes,
 	})
-	_ = protected // TODO(actions): typed confirmation for protected envs
 	p := tea.NewProgram(m, tea.WithContext(ctx))
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
@@ -189,6 +193,16 @@ func scopesFrom(r demo.SeedReport) ui.Scopes {
 		Consumer:      d.Consumer,
 		SandboxStatus: d.SandboxStatus,
 	}
+}
+
+// protectedEnvs is the list the confirmation dialog checks: the config's
+// list, plus the current env when its own settings protect it.
+func protectedEnvs(cfg *config.Config, env string, protected bool) []string {
+	out := append([]string(nil), cfg.Protected...)
+	if protected {
+		out = append(out, env)
+	}
+	return out
 }
 
 func keyBindings(cfg *config.Config) map[string][]string {
