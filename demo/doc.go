@@ -40,7 +40,7 @@
 //
 // What DynamoDB Local does that matters here (verified against it):
 //
-//   - It enforces TTL, deleting expired items within seconds. Seeded rows
+//   - It enforces TTL, deleting expired items within a minute or so. Seeded rows
 //     therefore expire in the future (except the Zapier seed's own example,
 //     whose ttl is in 2025), and tests that read seeded rows back create
 //     their tables with CreateOptions.SkipTTL.

@@ -36,7 +36,7 @@ var eventTypes = []string{
 
 // eventExample is the example item of the Zapier seed, verbatim. Its ttl
 // (2025-01-02) lies before its own timestamp, so on a table with TTL enabled
-// DynamoDB Local deletes it within seconds of seeding: the demo's first TTL
+// DynamoDB Local deletes it within a minute or so of seeding: the demo's first TTL
 // expiry record.
 func eventExample() Item {
 	return Item{
@@ -66,7 +66,7 @@ func eventExample() Item {
 
 func seedEvents(g *gen, w *world) {
 	w.add(data.TableEvents, "received", eventExample())
-	w.note("the Zapier seed's example event has ttl=1735831845, before its own timestamp; with TTL enabled DynamoDB Local deletes it within seconds")
+	w.note("the Zapier seed's example event has ttl=1735831845, before its own timestamp; with TTL enabled DynamoDB Local deletes it within a minute or so")
 	for _, u := range eventUsers {
 		w.report.EventUsers = append(w.report.EventUsers, u.ID)
 		for i := range u.N {

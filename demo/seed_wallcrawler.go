@@ -218,7 +218,7 @@ type sessionStep struct {
 
 // planSession invents a plausible history ending in internal, with
 // expiresAt (createdAt + timeout) still in the future: DynamoDB Local honours
-// TTL and would delete anything already expired within seconds.
+// TTL and would delete anything already expired within a minute.
 func planSession(g *gen, p wcProject, internal string, contexts []string) *sessionPlan {
 	s := newSessionPlan(g, p, internal, contexts)
 	// How long ago it was created depends on how far it got.

@@ -146,7 +146,7 @@ func (s *Simulator) Step(ctx context.Context) (StepReport, error) {
 		if err != nil {
 			return rep, fmt.Errorf("%s: %w", k.name, err)
 		}
-		s.logf("demo: %s", rep)
+		s.logf("%s", rep)
 		return rep, nil
 	}
 	return StepReport{Kind: "idle", Skipped: true, Reason: "no record can move"}, nil
@@ -210,7 +210,7 @@ func (s *Simulator) Run(ctx context.Context) error {
 		case <-t.C:
 		}
 		if _, err := s.Step(ctx); err != nil && ctx.Err() == nil {
-			s.logf("demo: simulator: %v", err)
+			s.logf("error: %v", err)
 		}
 	}
 }

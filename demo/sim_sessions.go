@@ -211,7 +211,7 @@ func (s *Simulator) moveSession(ctx context.Context, key, seen Item, from, to st
 }
 
 // sessionExpire does what TTL and the controller's timer do where the server
-// does not (DynamoDB Local does enforce TTL, within seconds, so this mostly
+// does not (DynamoDB Local does enforce TTL, within about a minute, so this mostly
 // finds nothing): a running session past expiresAt is marked TIMED_OUT, an
 // ended one past expiresAt is deleted.
 func (s *Simulator) sessionExpire(ctx context.Context) (StepReport, error) {

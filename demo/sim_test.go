@@ -380,7 +380,7 @@ func TestSimulatorRunStopsWhenCancelled(t *testing.T) {
 	for n := 0; n < 5; {
 		select {
 		case l := <-lines:
-			if strings.Contains(l, "simulator:") {
+			if strings.HasPrefix(l, "error:") {
 				t.Errorf("error while running: %s", l)
 			}
 			n++

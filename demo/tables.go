@@ -22,7 +22,7 @@ type CreateOptions struct {
 	// exactly what the seeds describe.
 	StreamsOnAll bool
 	// SkipTTL leaves TTL disabled. DynamoDB Local really deletes expired
-	// items (within seconds), so tests that read seeded rows back, some of
+	// items (within about a minute), so tests that read seeded rows back, some of
 	// which are expired by design, turn it off.
 	SkipTTL bool
 	// AllowRemote permits a non-loopback endpoint (see checkTarget).
