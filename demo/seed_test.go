@@ -411,6 +411,33 @@ func TestSeedStoresHostileRowsByteForByte(t *testing.T) {
 	if !found {
 		t.Error("no hostile session in the default project's view")
 	}
+	// ...and one hostile payload in the default Inbox.
+	out, err = conn.DB.Query(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(tables.Name(data.TableEvents)),
+		KeyConditionExpression:    aws.String("user_id = :u"),
+		ExpressionAttributeValues: Item{":u": avS(rep.Defaults.InboxUser)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found = false
+	for _, it := range out.Items {
+		if p, ok := it["payload"].(*types.AttributeValueMemberM); ok && strings.Contains(strAttr(p.Value, "order_id"), "\x1b]52;c;") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("no OSC 52 payload in the default Inbox")
+	}
+	// Wrong types come back as written, not coerced.
+	for _, it := range scanAll(t, ctx, conn, tables.Name(data.TableEvents)) {
+		if strAttr(it, "user_id") == rep.Hostile.EventUser {
+			if _, isS := it["retry_count"].(*types.AttributeValueMemberS); isS {
+				return
+			}
+		}
+	}
+	t.Error("the hostile event with a string retry_count is missing")
 }
 
 // The default scopes lead somewhere useful, through the real indexes.

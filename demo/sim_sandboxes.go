@@ -137,7 +137,11 @@ func (s *Simulator) sandboxCleanup(ctx context.Context) (StepReport, error) {
 		}
 		var candidates []Item
 		for _, it := range items {
-			if simulated(it) {
+			// A retry count that is not a number cannot be incremented;
+			// such a row is left for a human.
+			_, hasCount := it["deletion_retry_count"]
+			_, numeric := numAttr(it, "deletion_retry_count")
+			if simulated(it) && (numeric || !hasCount) {
 				candidates = append(candidates, it)
 			}
 		}

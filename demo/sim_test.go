@@ -398,3 +398,66 @@ func TestSimulatorRunStopsWhenCancelled(t *testing.T) {
 		t.Fatal("Run did not return after cancel")
 	}
 }
+
+// Malformed rows inside the ordinary tenants (not just the hostile ones)
+// never make the simulator fail, and it never rewrites them into shape.
+func TestSimulatorToleratesMalformedRowsInOrdinaryTenants(t *testing.T) {
+	ctx, conn, tables, rep := seeded(t)
+	now := rep.Now
+	put := func(id data.TableID, it Item) Item {
+		t.Helper()
+		if _, err := conn.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(tables.Name(id)), Item: it}); err != nil {
+			t.Fatalf("put %s: %v", id, err)
+		}
+		return it
+	}
+	ts := now.Add(-time.Minute).UTC().Format(isoMicros)
+	bad := []struct {
+		id data.TableID
+		it Item
+	}{
+		{data.TableSessions, put(data.TableSessions, Item{
+			"sessionId": avS("sess_bad_history"), "projectId": avS(wcProjects[0].ID), "status": avS("RUNNING"),
+			"internalStatus": avS("READY"), "createdAt": avS(iso(now)), "expiresAt": avN(now.Add(time.Hour).Unix()),
+			"eventHistory": avM(Item{"oops": avS("a map")}),
+		})},
+		{data.TableSessions, put(data.TableSessions, Item{
+			"sessionId": avS("sess_bad_nointernal"), "projectId": avS(wcProjects[0].ID), "status": avS("RUNNING"),
+			"createdAt": avS(iso(now)), "expiresAt": avN(now.Add(time.Hour).Unix()),
+		})},
+		{data.TableEvents, put(data.TableEvents, Item{
+			"user_id": avS(eventUsers[0].ID), "timestamp#event_id": avS(ts + "#bad-retry"), "event_id": avS("bad-retry"),
+			"status": avS("failed"), "timestamp": avS(ts), "retry_count": avS("1"), "status#timestamp": avS("failed#" + ts),
+		})},
+		{data.TableGraphRuns, put(data.TableGraphRuns, Item{
+			"PK": avS("USER#" + graphUsers[0].ID), "SK": avS("RUN#" + iso(now) + "#badrun"), "runId": avS("badrun"),
+			"status": avS("PROCESSING"), "updatedAt": avN(now.Unix()),
+		})},
+		{data.TableSandboxes, put(data.TableSandboxes, Item{
+			"PK": avS("SBX#bad-hours"), "SK": avS("META"), "sandbox_id": avS("bad-hours"), "status": avS("allocated"),
+			"allocated_at": avN(now.Unix()), "allocated_to_track": avS("track-101"), "idempotency_key": avS("track-101"),
+			"lab_duration_hours": avS("4h"),
+		})},
+		{data.TableSandboxes, put(data.TableSandboxes, Item{
+			"PK": avS("SBX#bad-count"), "SK": avS("META"), "sandbox_id": avS("bad-count"), "status": avS("pending_deletion"),
+			"allocated_at": avN(now.Unix()), "allocated_to_track": avS("track-102"), "deletion_retry_count": avS("two"),
+		})},
+	}
+	s := newTestSim(conn, tables, now, 11)
+	for _, k := range simKinds {
+		for range 15 {
+			if _, err := s.do(ctx, k.name); err != nil && !errors.Is(err, errNothingToDo) {
+				t.Fatalf("%s: %v", k.name, err)
+			}
+		}
+	}
+	for _, b := range bad {
+		got := getItem(t, ctx, conn, tables.Name(b.id), keyOf(b.id, b.it))
+		if got != nil && canonItem(got) != canonItem(b.it) {
+			t.Errorf("%s: malformed row was rewritten\n got %s\nwant %s", b.id, canonItem(got), canonItem(b.it))
+		}
+		if got == nil && b.id != data.TableSandboxes {
+			t.Errorf("%s: malformed row %s disappeared", b.id, canonItem(keyOf(b.id, b.it)))
+		}
+	}
+}
