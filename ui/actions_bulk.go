@@ -107,7 +107,8 @@ func (d *bulkDialog) View(width, height int) string {
 			if r.AuditErr != nil {
 				msg += " (audit log not written: " + r.AuditErr.Error() + ")"
 			}
-			body = append(body, wrapStyled(st, "  "+r.Plan.Target+": "+msg, inner)...)
+			body = append(body, "  "+th.Key.Render(inert.Line(r.Plan.Target, inner-2)))
+			body = append(body, indent(wrapStyled(st, msg, inner-6), "      ")...)
 		}
 	}
 	section("Succeeded", th.OK, s.Succeeded)
@@ -119,4 +120,11 @@ func (d *bulkDialog) View(width, height int) string {
 		title = "Bulk action"
 	}
 	return overlay(d.under, frameBox(title+" — summary", body, foot, inner, height, &d.scroll, th), width, height, th)
+}
+
+func indent(lines []string, pad string) []string {
+	for i := range lines {
+		lines[i] = pad + lines[i]
+	}
+	return lines
 }

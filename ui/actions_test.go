@@ -307,7 +307,7 @@ func TestBulkMarkForDeletionWithSummary(t *testing.T) {
 	m, _ = press(t, m, "enter", "D")
 	out := stripANSI(m.Render())
 	for _, s := range []string{"4 sandboxes marked", "3 of them hidden by the current filter", "1 not applicable",
-		"sb-old: allocation expired", "Apply to 3 sandboxes?"} {
+		"not applicable: allocation expired", "Apply to 3 sandboxes?"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("bulk dialog lacks %q:\n%s", s, out)
 		}
@@ -316,8 +316,8 @@ func TestBulkMarkForDeletionWithSummary(t *testing.T) {
 	w.set(data.TableSandboxes, sbKey("sb-b"), data.Item{"allocated_to_track": sv("someone-else")})
 	m, _ = press(t, m, "y")
 	out = stripANSI(m.Render())
-	for _, s := range []string{"3 rows: 2 succeeded, 1 guard failed, 0 errors", "Succeeded (2)", "sb-a: marked for deletion sb-a",
-		"Guard failed (1)", "sb-b: not marked for deletion: different owner"} {
+	for _, s := range []string{"3 rows: 2 succeeded, 1 guard failed, 0 errors", "Succeeded (2)", "marked for deletion sb-a",
+		"Guard failed (1)", "not marked for deletion: different owner"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("summary lacks %q:\n%s", s, out)
 		}

@@ -94,21 +94,22 @@ func (d *auditDialog) View(width, height int) string {
 	th := d.theme
 	inner := max(width-6, 1)
 	var body []string
-	body = append(body, th.Muted.Render(inert.Line(fmt.Sprintf("%s · %s, newest first", d.path, plural(len(d.entries), "entry")), inner)))
+	body = append(body, th.Muted.Render(inert.Line(fmt.Sprintf("%s · %s, newest first", d.path, entriesLabel(len(d.entries))), inner)))
 	if len(d.entries) == 0 {
 		body = append(body, "", inert.Line("No action has been attempted yet.", inner))
 	}
 	for i := len(d.entries) - 1; i >= 0; i-- {
-		body = append(body, auditLine(d.entries[i], inner, th))
+		body = append(body, auditLines(d.entries[i], inner, th)...)
 	}
 	foot := []string{th.Muted.Render(inert.Line("↑/↓ pgup/pgdn scroll · esc closes", inner))}
 	return overlay(d.under, frameBox("Audit log", body, foot, inner, height, &d.scroll, th), width, height, th)
 }
 
-// auditLine is one entry: time, result, action, target, operator, message.
-func auditLine(e action.AuditEntry, w int, th themes.Theme) string {
+// auditLines is one entry: time, result, action, env/target and operator
+// on the first line, the message (wrapped) under it.
+func auditLines(e action.AuditEntry, w int, th themes.Theme) []string {
 	if e.Problem != "" {
-		return th.Warn.Render(inert.Line("("+e.Problem+") "+e.Raw, w))
+		return wrapStyled(th.Warn, "("+e.Problem+") "+e.Raw, w)
 	}
 	st := th.OK
 	switch {
@@ -122,6 +123,17 @@ func auditLine(e action.AuditEntry, w int, th themes.Theme) string {
 		res = strings.SplitN(e.Result, ":", 2)[0]
 	}
 	head := e.Time.Local().Format("01-02 15:04:05") + " " + st.Render(inert.Pad(res, 12)) + " "
-	rest := fmt.Sprintf("%s %s/%s by %s · %s", e.Action, e.Env, e.Target, e.Operator, e.Message)
-	return fitLine(head+inert.Line(rest, max(w-lipgloss.Width(head), 1)), w)
+	rest := fmt.Sprintf("%s %s/%s by %s", e.Action, e.Env, e.Target, e.Operator)
+	out := []string{fitLine(head+inert.Line(rest, max(w-lipgloss.Width(head), 1)), w)}
+	if e.Message != "" {
+		out = append(out, indent(wrapStyled(th.Muted, e.Message, max(w-4, 1)), "    ")...)
+	}
+	return out
+}
+
+func entriesLabel(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return strconv.Itoa(n) + " entries"
 }

@@ -46,10 +46,12 @@ func (d *confirmDialog) View(width, height int) string {
 			for _, c := range p.Changes {
 				parts = append(parts, c.Attr+" "+c.Before+" → "+c.After)
 			}
-			add("  " + th.Key.Render(inert.Line(p.Target, 22)) + " " + inert.Line(strings.Join(parts, "; "), max(inner-25, 1)))
+			add("  " + th.Key.Render(inert.Line(p.Target, inner-2)))
+			add("      " + inert.Line(strings.Join(parts, "; "), max(inner-6, 1)))
 		}
 		for _, s := range d.skipped {
-			add("  " + th.Muted.Render(inert.Line(s.target+": "+s.reason, inner-2)))
+			add("  " + th.Muted.Render(inert.Line(s.target, inner-2)))
+			add(wrapStyled(th.Muted, "      not applicable: "+s.reason, inner)...)
 		}
 	} else {
 		add(th.Header.Render("Changes"))
@@ -92,12 +94,12 @@ func (d *confirmDialog) View(width, height int) string {
 			foot = append(foot, th.Error.Render(inert.Line("that is not "+d.Phrase()+" — nothing written", inner)))
 		}
 	default:
-		q := fmt.Sprintf("%s %s? ", upperFirst(verb), d.what())
+		q := fmt.Sprintf("%s %s?", upperFirst(verb), d.what())
 		if d.bulk {
-			q = fmt.Sprintf("Apply to %s? ", d.what())
+			q = fmt.Sprintf("Apply to %s?", d.what())
 		}
-		foot = append(foot, fitStyled(th.Title.Render(inert.String(q))+
-			th.Key.Render(d.confirm.Help().Key)+" yes · "+th.Key.Render(d.deny.Help().Key)+" no · enter = No (default)", inner))
+		foot = append(foot, wrapStyled(th.Title, q, inner)...)
+		foot = append(foot, fitStyled(th.Key.Render(d.confirm.Help().Key)+" yes · "+th.Key.Render(d.deny.Help().Key)+" no · enter = No (default)", inner))
 	}
 	title := plansTitle(d.plans)
 	box := frameBox(title, body, foot, inner, height, &d.scroll, th)
@@ -107,7 +109,7 @@ func (d *confirmDialog) View(width, height int) string {
 // what names the target(s) in the question.
 func (d *confirmDialog) what() string {
 	if !d.bulk {
-		return inert.Line(d.plans[0].Target, 30)
+		return d.plans[0].Target
 	}
 	return countLabel(len(d.plans), d.plans[0].Table)
 }
