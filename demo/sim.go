@@ -193,9 +193,19 @@ func (s *Simulator) order() []simKind {
 	return append([]simKind{simKinds[first]}, rest...)
 }
 
+// stepTimeout bounds one transition, so a server that stops answering
+// cannot wedge Run.
+const stepTimeout = 15 * time.Second
+
+// maxErrorPause is the longest Run waits after repeated errors.
+const maxErrorPause = 30 * time.Second
+
 // Run performs Rate transitions per second until ctx ends. Errors are logged
-// and do not stop it (the server may be briefly unreachable); it returns nil
-// when ctx is cancelled, or the target check's error at once.
+// and do not stop it (the server may be briefly unreachable); after each
+// consecutive error it waits twice as long before trying again (up to
+// maxErrorPause), so a server that is gone is not hammered and the log is not
+// flooded. It returns nil when ctx is cancelled, or the target check's error
+// at once.
 func (s *Simulator) Run(ctx context.Context) error {
 	if s.err != nil {
 		return s.err
@@ -203,14 +213,29 @@ func (s *Simulator) Run(ctx context.Context) error {
 	every := time.Duration(float64(time.Second) / s.opts.Rate)
 	t := time.NewTicker(every)
 	defer t.Stop()
+	var resumeAt time.Time
+	pause := every
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
 		}
-		if _, err := s.Step(ctx); err != nil && ctx.Err() == nil {
-			s.logf("error: %v", err)
+		if time.Now().Before(resumeAt) {
+			continue
+		}
+		stepCtx, cancel := context.WithTimeout(ctx, stepTimeout)
+		_, err := s.Step(stepCtx)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case err != nil:
+			pause = min(pause*2, maxErrorPause)
+			resumeAt = time.Now().Add(pause)
+			s.logf("error: %v (next attempt in %v)", err, pause.Round(time.Millisecond))
+		default:
+			pause = every
 		}
 	}
 }

@@ -461,3 +461,53 @@ func TestSimulatorToleratesMalformedRowsInOrdinaryTenants(t *testing.T) {
 		}
 	}
 }
+
+// With the server gone, Run keeps going (logging errors with growing pauses)
+// and still stops promptly when cancelled.
+func TestSimulatorRunSurvivesAnUnreachableServer(t *testing.T) {
+	// A loopback port nobody listens on.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := data.ConnectLocal(ctx, "http://127.0.0.1:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, _ := data.ResolveTables("dev", nil)
+	lines := make(chan string, 10)
+	s := NewSimulator(conn, tables, SimOptions{Rate: 200, Logf: func(f string, a ...any) {
+		select {
+		case lines <- fmt.Sprintf(f, a...):
+		default:
+		}
+	}})
+	if _, err := s.Step(ctx); err == nil {
+		t.Fatal("Step against no server returned no error")
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- s.Run(runCtx) }()
+	var pauses []string
+	for len(pauses) < 3 {
+		select {
+		case l := <-lines:
+			if !strings.HasPrefix(l, "error:") {
+				t.Fatalf("unexpected line %q", l)
+			}
+			pauses = append(pauses, l[strings.LastIndex(l, "next attempt in"):])
+		case <-ctx.Done():
+			t.Fatal("no errors logged")
+		}
+	}
+	if pauses[0] == pauses[1] || pauses[1] == pauses[2] {
+		t.Errorf("pauses do not grow: %q", pauses)
+	}
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run returned %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("Run did not stop")
+	}
+}
