@@ -68,6 +68,7 @@ type Session struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time // some container writes store unix seconds (flagged)
 	StartedAt time.Time
+	EndedAt   time.Time // set by the release path; zero while running
 	ExpiresAt time.Time // TTL; also the sort key of status-expiresAt-index
 
 	KeepAlive         bool
@@ -103,6 +104,7 @@ func DecodeSession(item Item) Session {
 		CreatedAt:          d.timeAttr("createdAt", "S", true),
 		UpdatedAt:          d.timeAttr("updatedAt", "S", false),
 		StartedAt:          d.timeAttr("startedAt", "S", false),
+		EndedAt:            d.timeAttr("endedAt", "S", false),
 		ExpiresAt:          d.timeAttr("expiresAt", "N", false),
 		KeepAlive:          d.boolean("keepAlive", false),
 		Region:             d.str("region", false),

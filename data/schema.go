@@ -126,6 +126,9 @@ var schemas = []TableSchema{
 			"contextPersist": "BOOL", "contextStorageKey": "S", "proxyBytes": "N",
 			"avgCpuUsage": "N", "memoryUsage": "N", "eventHistory": "L",
 			"lastEventTimestamp": "S", "retryCount": "N", "userMetadata": "M",
+			// Not in the seed's table, but written by Wallcrawler's release
+			// path (and opsdeck's release action) when a session ends.
+			"endedAt": "S",
 		},
 		Indexes: []Index{
 			// The seed gives no projection for this index; ALL is what the
