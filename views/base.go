@@ -142,9 +142,14 @@ func (b *base) reload() tea.Cmd {
 // ids lists the ids of the loaded records, for command completion.
 func (b *base) ids(limit int) []string {
 	var out []string
-	for _, r := range b.active().recs {
+	l := b.active()
+	for _, it := range l.items {
 		if len(out) >= limit {
 			break
+		}
+		r := data.Decode(l.scope.Table, it)
+		if r == nil {
+			continue
 		}
 		if id := r.ID(); id != "" && !strings.ContainsAny(id, " \t") {
 			out = append(out, id)

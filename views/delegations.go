@@ -53,7 +53,7 @@ func delegationRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	}}
 	if g.Expired(now) {
 		row.Tag, row.Dim = "!", true
-		row.Cells[3] = styled("expired "+exp, th.Error)
+		row.Cells[3] = errorCell("expired "+exp, th)
 	}
 	return row
 }

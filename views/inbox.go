@@ -37,7 +37,7 @@ func eventRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	return vtable.Row{Cells: []vtable.Cell{
 		{Text: e.ID()},
 		{Text: e.EventType},
-		styled(e.Status, th.Status(e.Status)),
+		statusCell(e.Status, th),
 		{Text: Relative(e.Timestamp, now)},
 		{Text: strconv.FormatInt(e.RetryCount, 10)},
 		{Text: Relative(e.LastRetryAt, now)},

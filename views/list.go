@@ -28,7 +28,10 @@ type list struct {
 	cols  []vtable.Column
 	rowOf rowFunc
 	table vtable.Model
-	recs  map[string]data.Record // row id → record, for Selected and detail
+	// items maps row id → raw item. Records are decoded again when needed
+	// (detail, selection): keeping every decoded record too would double
+	// the memory of a 100k-row list.
+	items map[string]data.Item
 
 	// scope is what the current query lists (for titles and the live tail);
 	// fetch runs it. hint is shown instead of rows when there is no scope
@@ -125,7 +128,7 @@ func (m pageMsg) PaneID() PaneID     { return m.pane }
 func (m estimateMsg) PaneID() PaneID { return m.pane }
 
 func newList(c *Context, pane PaneID, kind string, cols []vtable.Column, rowOf rowFunc) *list {
-	l := &list{ctx: c, pane: pane, kind: kind, cols: cols, rowOf: rowOf, recs: map[string]data.Record{}}
+	l := &list{ctx: c, pane: pane, kind: kind, cols: cols, rowOf: rowOf, items: map[string]data.Item{}}
 	l.table = vtable.New(cols, c.Theme)
 	l.table.SetNow(c.Now)
 	return l
@@ -138,7 +141,7 @@ func (l *list) setScope(s data.Scope, f fetchFunc) {
 	l.stop()
 	l.scope, l.fetch, l.hasScope = s, f, true
 	l.ld = loadState{}
-	l.recs = map[string]data.Record{}
+	l.items = map[string]data.Item{}
 	l.table.SetRows(nil)
 	l.table.ClearMarks()
 	l.closeDetail()
@@ -284,7 +287,7 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 	now, th := l.ctx.now(), l.ctx.Theme
 	if m.fresh {
 		rows := make([]vtable.Row, 0, len(m.res.recs))
-		l.recs = make(map[string]data.Record, len(m.res.recs))
+		l.items = make(map[string]data.Item, len(m.res.recs))
 		for _, r := range m.res.recs {
 			row := l.row(r, now, th)
 			rows = append(rows, row)
@@ -300,8 +303,8 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 		l.table.Append(rows)
 	}
 	if l.selectID != "" {
-		for id, r := range l.recs {
-			if r.ID() == l.selectID && l.table.Select(id) {
+		for id, it := range l.items {
+			if r := data.Decode(l.scope.Table, it); r != nil && r.ID() == l.selectID && l.table.Select(id) {
 				l.selectID = ""
 				break
 			}
@@ -321,11 +324,11 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 // row renders a record and remembers it under its row id.
 func (l *list) row(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	row := l.rowOf(r, now, th)
-	row.ID = rowID(r.Table(), r.Item(), len(l.recs))
+	row.ID = rowID(r.Table(), r.Item(), len(l.items))
 	if row.Tag == "" && len(r.Issues()) > 0 {
 		row.Tag = "?"
 	}
-	l.recs[row.ID] = r
+	l.items[row.ID] = r.Item()
 	return row
 }
 
@@ -393,8 +396,12 @@ func (l *list) update(msg tea.Msg) tea.Cmd {
 
 func (l *list) selectedRecord() (data.Record, string, bool) {
 	id := l.table.SelectedID()
-	r, ok := l.recs[id]
-	return r, id, ok && id != ""
+	it, ok := l.items[id]
+	if !ok || id == "" {
+		return nil, "", false
+	}
+	r := data.Decode(l.scope.Table, it)
+	return r, id, r != nil
 }
 
 func (l *list) openDetail(reveal bool) {
@@ -482,8 +489,8 @@ func (l *list) marked() ([]data.Item, int) {
 	ids := l.table.Marked()
 	out := make([]data.Item, 0, len(ids))
 	for _, id := range ids {
-		if r, ok := l.recs[id]; ok {
-			out = append(out, r.Item())
+		if it, ok := l.items[id]; ok {
+			out = append(out, it)
 		}
 	}
 	return out, l.table.MarkedHidden()
@@ -511,15 +518,15 @@ func (l *list) apply(changes []Change) {
 			}
 			row := l.rowOf(rec, now, th)
 			row.ID = id
-			l.recs[id] = rec
+			l.items[id] = c.New
 			l.table.Upsert(row)
 			if l.detailID == id && l.detail != nil {
 				l.detail.SetItem(c.New)
 			}
 			continue
 		}
-		if _, ok := l.recs[id]; ok {
-			delete(l.recs, id)
+		if _, ok := l.items[id]; ok {
+			delete(l.items, id)
 			l.table.Remove(id)
 			if c.TTL {
 				l.note = fmt.Sprintf("a %s row expired (TTL)", l.kind)

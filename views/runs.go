@@ -39,7 +39,7 @@ func runRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	g, _ := r.(data.GraphRun)
 	row := vtable.Row{Cells: []vtable.Cell{
 		{Text: g.ID()},
-		styled(g.Status, th.Status(g.Status)),
+		statusCell(g.Status, th),
 		{Text: g.UserID()},
 		{Text: g.Environment},
 		{Text: Relative(g.CreatedAt, now)},
@@ -51,7 +51,7 @@ func runRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		{Text: g.FailureReason},
 	}}
 	if g.InternetExposedCount > 0 {
-		row.Cells[8] = styled(row.Cells[8].Text, th.Warn)
+		row.Cells[8] = warnCell(row.Cells[8].Text, th)
 	}
 	return row
 }

@@ -37,7 +37,7 @@ func sandboxColumns() []vtable.Column {
 func sandboxRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	s, _ := r.(data.Sandbox)
 	status := s.Status
-	st := th.Status(status)
+	cell := statusCell(status, th)
 	deadline := "-"
 	if !s.AllocatedAt.IsZero() && s.Status == data.SandboxAllocated {
 		deadline = Relative(s.AllocationDeadline(), now)
@@ -55,11 +55,11 @@ func sandboxRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		{Text: s.ExternalID},
 	}}
 	if s.AllocationExpired(now) {
-		status, st = status+" (expired)", th.Error
+		cell = errorCell(status+" (expired)", th)
 		row.Tag = "!"
-		row.Cells[5] = styled(deadline, th.Error)
+		row.Cells[5] = errorCell(deadline, th)
 	}
-	row.Cells[2] = styled(status, st)
+	row.Cells[2] = cell
 	return row
 }
 

@@ -93,7 +93,7 @@ func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	}
 	row := vtable.Row{Cells: []vtable.Cell{
 		{Text: s.SessionID},
-		styled(status, th.Status(status)),
+		statusCell(status, th),
 		{Text: s.InternalStatus},
 		{Text: s.ProjectID},
 		{Text: Relative(s.CreatedAt, now)},
@@ -105,7 +105,7 @@ func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	// A session still RUNNING past its expiry is what on-call looks for.
 	if status == data.SessionRunning && !s.ExpiresAt.IsZero() && s.ExpiresAt.Before(now) {
 		row.Tag = "!"
-		row.Cells[5] = styled(row.Cells[5].Text, th.Error)
+		row.Cells[5] = errorCell(row.Cells[5].Text, th)
 	}
 	return row
 }
@@ -126,7 +126,7 @@ func apiKeyRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	return vtable.Row{Cells: []vtable.Cell{
 		{Text: k.ID()},
 		{Text: k.Name},
-		styled(k.Status, th.Status(k.Status)),
+		statusCell(k.Status, th),
 		{Text: strconv.Itoa(1 + len(k.ProjectIDs))},
 		{Text: Relative(k.CreatedAt, now)},
 		{Text: Relative(k.LastUsedAt, now)},
@@ -147,7 +147,7 @@ func contextRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	c, _ := r.(data.BrowserContext)
 	return vtable.Row{Cells: []vtable.Cell{
 		{Text: c.ContextID},
-		styled(c.Status, th.Status(c.Status)),
+		statusCell(c.Status, th),
 		{Text: c.ProjectID},
 		{Text: c.StorageKey},
 		{Text: Relative(c.UpdatedAt, now)},
