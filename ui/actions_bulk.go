@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 
 	"charm.land/bubbles/v2/progress"
@@ -20,8 +19,7 @@ type bulkDialog struct {
 	req         uint64
 	title       string
 	done, total int
-	cancel      context.CancelFunc
-	stopping    bool
+	stopping    bool // the operator asked to stop: no row after the current one
 	finished    bool
 	sum         action.BulkSummary
 	theme       themes.Theme
@@ -29,18 +27,24 @@ type bulkDialog struct {
 	scroll      int
 }
 
-func newBulkDialog(req uint64, title string, total int, cancel context.CancelFunc, th themes.Theme, under func() string) *bulkDialog {
-	return &bulkDialog{req: req, title: title, total: total, cancel: cancel, theme: th, under: under}
+func newBulkDialog(req uint64, title string, total int, th themes.Theme, under func() string) *bulkDialog {
+	return &bulkDialog{req: req, title: title, total: total, theme: th, under: under, sum: action.BulkSummary{Total: total}}
 }
 
-func (d *bulkDialog) progress(done, total int) { d.done, d.total = done, total }
-
-func (d *bulkDialog) finish(s action.BulkSummary) {
-	d.finished, d.sum, d.done = true, s, s.Total
-	if d.cancel != nil {
-		d.cancel() // release the context's resources
+// record files one row's result, exactly once, under the list it belongs to.
+func (d *bulkDialog) record(r action.Result) {
+	switch {
+	case r.OK:
+		d.sum.Succeeded = append(d.sum.Succeeded, r)
+	case r.GuardFailed:
+		d.sum.GuardFailed = append(d.sum.GuardFailed, r)
+	default:
+		d.sum.Errors = append(d.sum.Errors, r)
 	}
+	d.done = len(d.sum.Succeeded) + len(d.sum.GuardFailed) + len(d.sum.Errors)
 }
+
+func (d *bulkDialog) finish() { d.finished = true }
 
 // Running reports whether the bulk action is still writing.
 func (d *bulkDialog) Running() bool { return !d.finished }
@@ -62,10 +66,7 @@ func (d *bulkDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		// The dialog stays until the summary: the operator must see what
 		// was done before and after stopping.
 		if k.String() == "esc" || k.String() == "ctrl+c" {
-			if d.cancel != nil && !d.stopping {
-				d.cancel()
-				d.stopping = true
-			}
+			d.stopping = true
 		}
 		return d, nil
 	}

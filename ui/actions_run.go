@@ -37,18 +37,13 @@ type actionDoneMsg struct {
 	res action.Result
 }
 
-// bulkProgressMsg: done of total rows handled; next waits for the next
-// message of the same run.
-type bulkProgressMsg struct {
-	req         uint64
-	done, total int
-	next        <-chan tea.Msg
-}
-
-// bulkDoneMsg carries a bulk run's summary.
-type bulkDoneMsg struct {
-	req uint64
-	sum action.BulkSummary
+// bulkStepMsg carries the result of row i of a bulk run; plans are the
+// whole run (never modified), so the next row can be started from it.
+type bulkStepMsg struct {
+	req   uint64
+	plans []action.Plan
+	i     int
+	res   action.Result
 }
 
 // rowReloadMsg carries a row read back after a write whose outcome is not
@@ -60,13 +55,12 @@ type rowReloadMsg struct {
 	found bool
 }
 
-func (confirmedMsg) isActionMsg()    {}
-func (cancelledMsg) isActionMsg()    {}
-func (actionDoneMsg) isActionMsg()   {}
-func (bulkProgressMsg) isActionMsg() {}
-func (bulkDoneMsg) isActionMsg()     {}
-func (rowReloadMsg) isActionMsg()    {}
-func (auditLoadedMsg) isActionMsg()  {}
+func (confirmedMsg) isActionMsg()   {}
+func (cancelledMsg) isActionMsg()   {}
+func (actionDoneMsg) isActionMsg()  {}
+func (bulkStepMsg) isActionMsg()    {}
+func (rowReloadMsg) isActionMsg()   {}
+func (auditLoadedMsg) isActionMsg() {}
 
 // singleTimeout bounds one conditional write: past it the operator gets an
 // error line rather than a status bar that says "releasing…" forever.
@@ -85,16 +79,8 @@ func (m Model) onActionMsg(msg actionMsg) (tea.Model, tea.Cmd) {
 			m.act.busy = 0
 		}
 		return m, m.showResult(msg.res)
-	case bulkProgressMsg:
-		if d, ok := m.dialog.(*bulkDialog); ok && d.req == msg.req {
-			d.progress(msg.done, msg.total)
-		}
-		return m, waitBulk(msg.next)
-	case bulkDoneMsg:
-		if msg.req == m.act.busy {
-			m.act.busy = 0
-		}
-		return m, m.bulkFinished(msg)
+	case bulkStepMsg:
+		return m, m.bulkStep(msg)
 	case rowReloadMsg:
 		ch := views.Change{Table: msg.table, Event: "MODIFY", Keys: msg.key, New: msg.item}
 		if !msg.found {
@@ -125,10 +111,9 @@ func (m Model) execute(c confirmedMsg) (tea.Model, tea.Cmd) {
 			return actionDoneMsg{req: req, res: runOne(ctx, run, p)}
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	d := newBulkDialog(c.req, plansTitle(c.plans), len(c.plans), cancel, m.ctx.Theme, m.panes[m.active].View)
+	d := newBulkDialog(c.req, plansTitle(c.plans), len(c.plans), m.ctx.Theme, m.panes[m.active].View)
 	m.dialog, m.mode = d, modeDialog
-	return m, startBulk(ctx, run, c.req, c.plans)
+	return m, bulkRow(run, c.req, append([]action.Plan(nil), c.plans...), 0)
 }
 
 // runOne executes one plan, or explains why it could not be attempted.
@@ -140,47 +125,41 @@ func runOne(ctx context.Context, run *actionRunner, p action.Plan) action.Result
 	return exec.Execute(ctx, p)
 }
 
-// startBulk runs ExecuteBulk on its own goroutine; its progress comes back
-// through a channel as messages, one at a time (waitBulk). The channel has
-// room for every message, so the worker never blocks on a UI that stopped
-// listening.
-func startBulk(ctx context.Context, run *actionRunner, req uint64, plans []action.Plan) tea.Cmd {
-	plans = append([]action.Plan(nil), plans...)
+// bulkRow writes row i of a bulk run. Rows go one after another, each with
+// its own guard, like action.ExecuteBulk; the loop lives here, one Cmd per
+// row, so that stopping (esc in the progress dialog) takes effect between
+// rows and never aborts a write already sent, whose outcome would then be
+// unknown.
+func bulkRow(run *actionRunner, req uint64, plans []action.Plan, i int) tea.Cmd {
+	p := plans[i]
 	return func() tea.Msg {
-		ch := make(chan tea.Msg, len(plans)+1)
-		go func() {
-			defer close(ch)
-			exec, err := run.executor()
-			if err != nil {
-				sum := action.BulkSummary{Total: len(plans)}
-				for _, p := range plans {
-					sum.Errors = append(sum.Errors, action.Result{Plan: p, Err: err, Message: "not " + doneWord(p.Kind) + ": " + err.Error()})
-				}
-				ch <- bulkDoneMsg{req: req, sum: sum}
-				return
-			}
-			var out <-chan tea.Msg = ch
-			sum := exec.ExecuteBulk(ctx, plans, func(done, total int) {
-				ch <- bulkProgressMsg{req: req, done: done, total: total, next: out}
-			})
-			ch <- bulkDoneMsg{req: req, sum: sum}
-		}()
-		return <-ch
+		ctx, cancel := context.WithTimeout(context.Background(), singleTimeout)
+		defer cancel()
+		return bulkStepMsg{req: req, plans: plans, i: i, res: runOne(ctx, run, p)}
 	}
 }
 
-// waitBulk waits for the next message of a bulk run.
-func waitBulk(ch <-chan tea.Msg) tea.Cmd {
-	if ch == nil {
-		return nil
+// bulkStep records one row and starts the next, or finishes the run.
+func (m *Model) bulkStep(msg bulkStepMsg) tea.Cmd {
+	d, ok := m.dialog.(*bulkDialog)
+	if !ok || d.req != msg.req {
+		// The progress dialog is always open during a run; if it is not,
+		// keep a fresh one so the summary is not lost.
+		d = newBulkDialog(msg.req, plansTitle(msg.plans), len(msg.plans), m.ctx.Theme, m.panes[m.active].View)
+		m.dialog, m.mode = d, modeDialog
 	}
-	return func() tea.Msg {
-		msg, ok := <-ch
-		if !ok {
-			return nil
-		}
-		return msg
+	d.record(msg.res)
+	next := msg.i + 1
+	if next < len(msg.plans) && !d.stopping {
+		return bulkRow(m.act.run, msg.req, msg.plans, next)
 	}
+	for _, p := range msg.plans[next:] {
+		d.record(action.Result{Plan: p, Err: context.Canceled, Message: "not " + doneWord(p.Kind) + ": stopped by the operator before this row"})
+	}
+	if msg.req == m.act.busy {
+		m.act.busy = 0
+	}
+	return m.bulkFinished(d)
 }
 
 // showResult puts a single action's outcome in the status bar and redraws
@@ -243,10 +222,11 @@ func reloadRow(st *data.Store, table data.TableID, key data.Item) tea.Cmd {
 	}
 }
 
-// bulkFinished turns the progress dialog into the summary, redraws the
-// rows and clears the marks they carried.
-func (m *Model) bulkFinished(msg bulkDoneMsg) tea.Cmd {
-	s := msg.sum
+// bulkFinished shows the summary, redraws the rows and clears the marks
+// they carried.
+func (m *Model) bulkFinished(d *bulkDialog) tea.Cmd {
+	d.finish()
+	s := d.sum
 	var all []action.Result
 	all = append(append(append(all, s.Succeeded...), s.GuardFailed...), s.Errors...)
 	line := fmt.Sprintf("%d of %d succeeded", len(s.Succeeded), s.Total)
@@ -266,15 +246,6 @@ func (m *Model) bulkFinished(msg bulkDoneMsg) tea.Cmd {
 		line += fmt.Sprintf(" · %d audit lines not written", auditErrs)
 	}
 	m.setFlash(line, len(s.Succeeded) != s.Total || auditErrs > 0)
-	if d, ok := m.dialog.(*bulkDialog); ok && d.req == msg.req {
-		d.finish(s)
-	} else {
-		// The progress dialog was closed (it never is while running, but a
-		// summary must not be lost): open the summary on its own.
-		d := newBulkDialog(msg.req, "", s.Total, nil, m.ctx.Theme, m.panes[m.active].View)
-		d.finish(s)
-		m.dialog, m.mode = d, modeDialog
-	}
 	if c, ok := m.panes[m.active].(interface{ ClearMarks() }); ok {
 		c.ClearMarks()
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -182,5 +183,64 @@ func TestGoldenConfirmDialog(t *testing.T) {
 			checkFrame(t, out, size[0], size[1])
 			golden.RequireEqual(t, out)
 		})
+	}
+}
+
+// writeGate holds the first UpdateItem at the server's door until the test
+// opens it, so the test can stop a bulk run while a row is in flight.
+type writeGate struct {
+	entered chan struct{}
+	open    chan struct{}
+	once    bool
+}
+
+func (g *writeGate) RoundTrip(req *http.Request) (*http.Response, error) {
+	if strings.HasSuffix(req.Header.Get("X-Amz-Target"), ".UpdateItem") && !g.once {
+		g.once = true // only the program's single bulk goroutine writes
+		close(g.entered)
+		<-g.open
+	}
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+func TestFlowBulkStopsAfterTheCurrentRow(t *testing.T) {
+	w := newActWorld(t)
+	w.session("sess_placeholder", "COMPLETED", "STOPPED", fixedNow.Add(-time.Hour))
+	ids := []string{"sb-s1", "sb-s2", "sb-s3"}
+	for _, id := range ids {
+		w.sandbox(id, time.Hour)
+	}
+	g := &writeGate{entered: make(chan struct{}), open: make(chan struct{})}
+	tm, snaps := runConsole(t, w.withClient(g, false), 100, 30)
+	tm.Type("5")
+	await(t, snaps, "the sandboxes", func(s snap) bool { return s.sandboxes.Rows == 3 })
+	for range ids {
+		tm.Send(tea.KeyPressMsg{Code: ' ', Text: " "})
+		tm.Type("j")
+	}
+	await(t, snaps, "three marks", func(s snap) bool { return s.marked == 3 })
+	tm.Type("D")
+	await(t, snaps, "the bulk confirmation", dialogWith("Apply to 3 sandboxes?"))
+	tm.Type("y")
+	select {
+	case <-g.entered:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the first write never started")
+	}
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	await(t, snaps, "the stop notice", dialogWith("stopping after the current row"))
+	close(g.open)
+	s := await(t, snaps, "the summary", dialogWith("3 rows: 1 succeeded, 0 guard failed, 2 errors"))
+	if !strings.Contains(s.screen, "Errors (2)") || strings.Count(s.screen, "stopped by the operator before this row") != 2 {
+		t.Errorf("summary:\n%s", s.screen)
+	}
+	var pending int
+	for _, id := range ids {
+		if strAttr(w.get(data.TableSandboxes, sbKey(id)), "status") == "pending_deletion" {
+			pending++
+		}
+	}
+	if pending != 1 {
+		t.Errorf("%d rows written, want exactly the one in flight", pending)
 	}
 }
