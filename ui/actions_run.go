@@ -170,6 +170,11 @@ func (m *Model) showResult(r action.Result) tea.Cmd {
 	if r.OK {
 		msg += " ✓"
 	}
+	if r.Err != nil && r.UpdateExpression != "" && !errors.Is(r.Err, data.ErrReadOnly) {
+		// The request was built and perhaps sent: whether it was applied
+		// is unknown, so the row is read back (refreshRows) and shows it.
+		msg += " — the row was read back: check it"
+	}
 	if r.AuditErr != nil {
 		msg += " (audit log not written: " + oneLine(r.AuditErr.Error()) + ")"
 		isErr = true
