@@ -45,6 +45,16 @@ type rig struct {
 // which alone touches the pane.
 func newRig(t testing.TB, ids ...data.TableID) *rig {
 	t.Helper()
+	return newRigSink(t, nil, ids...)
+}
+
+// Sink is what the Tailer writes to.
+type Sink = stream.Sink
+
+// newRigSink is newRig with the feed wrapped (wrap may be nil) before the
+// Tailer gets it.
+func newRigSink(t testing.TB, wrap func(Sink) Sink, ids ...data.TableID) *rig {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint())
 	if err != nil {
@@ -75,7 +85,11 @@ func newRig(t testing.TB, ids ...data.TableID) *rig {
 	tl := stream.New(conn, tables, stream.Options{Tables: ids})
 	go func() {
 		defer close(done)
-		_ = tl.Run(ctx, r.feed)
+		var sink Sink = r.feed
+		if wrap != nil {
+			sink = wrap(sink)
+		}
+		_ = tl.Run(ctx, sink)
 	}()
 	go func() {
 		for {

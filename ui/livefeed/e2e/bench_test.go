@@ -1,0 +1,136 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/data"
+	"opsdeck/data/stream"
+)
+
+// BenchmarkWriteToPane measures, for at least 200 writes made one at a
+// time, the time from PutItem returning to the record being applied in the
+// Stream pane model and a frame drawn — reader (default 250 ms poll), feed
+// (≤ 30 batches/s) and pane together. Reported: p50-ms, p99-ms.
+// Targets (issue 4): p50 ≤ 200 ms, p99 ≤ 500 ms.
+func BenchmarkWriteToPane(b *testing.B) {
+	r := newRig(b, data.TableSessions)
+	r.waitLive(b, data.TableSessions)
+	n := max(b.N, 200)
+	lat := make([]time.Duration, 0, n)
+	b.ResetTimer()
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("lat-%05d", i)
+		r.put(b, data.TableSessions, data.Item{"sessionId": s(id), "status": s("RUNNING")})
+		written := time.Now()
+		from := len(r.seen)
+		r.until(b, 10*time.Second, "record "+id, func() bool {
+			for _, rec := range r.seen[from:] {
+				if v, ok := rec.Keys["sessionId"].(*types.AttributeValueMemberS); ok && v.Value == id {
+					return true
+				}
+			}
+			return false
+		})
+		lat = append(lat, time.Since(written))
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
+	b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
+	b.ReportMetric(float64(len(lat)), "writes")
+}
+
+// BenchmarkPaneThroughput measures records applied per second in the pane
+// model while the reader drains a backlog: the reader is held (its first
+// delivery blocks) while at least 3,000 writes pile up in the shard, then
+// released; the rate is counted from the release to the last record applied.
+// Target (issue 4): ≥ 2,000 records/s with the UI model attached. One shard
+// is read at ≤ 4 calls/s × 1,000 records, so the reader's own ceiling is
+// 4,000/s.
+func BenchmarkPaneThroughput(b *testing.B) {
+	gate := &gateSink{release: make(chan struct{}), parked: make(chan struct{})}
+	r := newRigSink(b, func(f Sink) Sink { gate.next = f; return gate }, data.TableSessions)
+	// Runs before the rig's cleanup (LIFO), so a failed run never leaves the
+	// reader parked and the Tailer unable to stop.
+	b.Cleanup(gate.open)
+	r.waitLive(b, data.TableSessions)
+	total := max(b.N, 3000)
+	name := r.tables.Name(data.TableSessions)
+	ctx := context.Background()
+	b.ResetTimer()
+	// Writers in parallel: DynamoDB Local, not the tail, is the slow part.
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w * 25; i < total; i += 100 {
+				var reqs []types.WriteRequest
+				for j := i; j < total && j < i+25; j++ {
+					reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: data.Item{
+						"sessionId": s(fmt.Sprintf("tp-%06d", j)), "status": s("RUNNING"), "projectId": s("proj-1"),
+					}}})
+				}
+				items := map[string][]types.WriteRequest{name: reqs}
+				for len(items[name]) > 0 {
+					out, err := r.conn.DB.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: items})
+					if err != nil {
+						errs <- err
+						return
+					}
+					items = out.UnprocessedItems
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		b.Fatal(err)
+	}
+	// The first write's record has reached the reader, which is now parked.
+	select {
+	case <-gate.parked:
+	case <-time.After(30 * time.Second):
+		b.Fatal("the reader never delivered the first record")
+	}
+	released := time.Now()
+	gate.open()
+	r.until(b, 120*time.Second, fmt.Sprintf("%d records", total), func() bool { return len(r.seen) >= total })
+	span := time.Since(released)
+	b.StopTimer()
+	b.ReportMetric(float64(len(r.seen))/span.Seconds(), "records/s")
+	b.ReportMetric(float64(r.pane.Dropped()), "dropped")
+}
+
+// gateSink holds the reader's first delivery until release is closed, so a
+// backlog builds up in the shard.
+type gateSink struct {
+	next     Sink
+	release  chan struct{}
+	parked   chan struct{}
+	once     sync.Once
+	openOnce sync.Once
+}
+
+func (g *gateSink) open() { g.openOnce.Do(func() { close(g.release) }) }
+
+func (g *gateSink) Records(rs []stream.Record) {
+	g.once.Do(func() {
+		close(g.parked)
+		<-g.release
+	})
+	g.next.Records(rs)
+}
+
+func (g *gateSink) Health(h stream.Health) { g.next.Health(h) }
