@@ -129,3 +129,14 @@ func indent(lines []string, pad string) []string {
 	}
 	return lines
 }
+
+// Hints is the footer line while the dialog is open.
+func (d *bulkDialog) Hints() string {
+	if d.finished {
+		return "esc/enter close · ↑/↓ scroll"
+	}
+	if d.stopping {
+		return "stopping after the current row…"
+	}
+	return "esc stop after the current row"
+}

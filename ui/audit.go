@@ -137,3 +137,6 @@ func entriesLabel(n int) string {
 	}
 	return strconv.Itoa(n) + " entries"
 }
+
+// Hints is the footer line while the overlay is open.
+func (d *auditDialog) Hints() string { return "↑/↓ pgup/pgdn g/G scroll · esc close" }

@@ -252,3 +252,15 @@ func countLabel(n int, t data.TableID) string {
 	}
 	return strconv.Itoa(n) + " " + unit + "s"
 }
+
+// Hints is the footer line while the dialog is open.
+func (d *confirmDialog) Hints() string {
+	no := d.deny.Help().Key + " cancel (default) · enter = No"
+	switch {
+	case d.stale != "":
+		return d.deny.Help().Key + " close · ↑/↓ scroll"
+	case d.typed:
+		return "type " + d.Phrase() + " then enter to confirm · esc cancel · ↑/↓ scroll"
+	}
+	return d.confirm.Help().Key + " confirm · " + no + " · ↑/↓ scroll"
+}

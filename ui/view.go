@@ -195,6 +195,11 @@ func (m Model) footer(w int) string {
 		return fitLine(th.Key.Render(":")+m.input.View(), w)
 	case modeFilter:
 		return fitLine(th.Key.Render("/")+m.input.View(), w)
+	case modeDialog:
+		// A dialog owns the keyboard: list its keys, not the pane's.
+		if h, ok := m.dialog.(interface{ Hints() string }); ok {
+			return fitLine(th.Muted.Render(inert.Line(h.Hints(), w)), w)
+		}
 	}
 	st := m.panes[m.active].Status()
 	if st.Progress >= 0 {
