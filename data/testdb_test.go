@@ -26,7 +26,18 @@ import (
 // ddblocal.RunTests starts (or $OPSDECK_TEST_ENDPOINT). Each test gets its
 // own table prefix, so tests never see each other's data.
 
-func TestMain(m *testing.M) { os.Exit(ddblocal.RunTests(m)) }
+func TestMain(m *testing.M) { os.Exit(ddblocal.RunTests(dropBenchTablesAfter{m})) }
+
+// dropBenchTablesAfter runs the tests and benchmarks, then drops the 100k-row
+// benchmark table while the server is still up (on a shared server it would
+// otherwise stay in memory).
+type dropBenchTablesAfter struct{ m *testing.M }
+
+func (r dropBenchTablesAfter) Run() int {
+	code := r.m.Run()
+	dropBenchTables()
+	return code
+}
 
 var tablePrefixSeq atomic.Int64
 
