@@ -19,8 +19,9 @@ type entry struct {
 
 	// line caches the drawn (unselected) row for layout generation gen, so
 	// a frame re-renders only rows it has not drawn at this width before.
-	line string
-	gen  uint64
+	line  string // styled, with the blank gutter
+	plain string // unstyled cells without the gutter, for the selected row
+	gen   uint64
 }
 
 // buffer is a ring of the newest cap records, addressed by arrival number:

@@ -175,39 +175,44 @@ func (m *Model) layoutNow() layout {
 // row draws one record. Cells are already sanitised; Pad only cuts them.
 // Unselected rows are cached on the entry until the layout changes.
 func (m *Model) row(e *entry, l layout, selected bool) string {
+	if e.gen != m.gen {
+		m.drawRow(e, l)
+		e.gen = m.gen
+	}
 	if selected {
-		return m.theme.Selected.Render(joinEntry("›", e, l))
+		return m.theme.Selected.Render("›" + e.plain)
 	}
-	if e.gen == m.gen {
-		return e.line
-	}
-	e.line, e.gen = m.drawRow(e, l), m.gen
 	return e.line
 }
 
-func (m *Model) drawRow(e *entry, l layout) string {
-	var b strings.Builder
-	b.WriteString(" ")
+// drawRow fills the entry's cache: the cells cut and padded to the layout,
+// once plain (for the selected row, styled as a whole) and once with each
+// cell's own style.
+func (m *Model) drawRow(e *entry, l layout) {
+	var plain, styled strings.Builder
+	styled.WriteString(" ")
 	first := true
 	for c := 0; c < numCols; c++ {
 		if l.w[c] == 0 {
 			continue
 		}
 		if !first {
-			b.WriteByte(' ')
+			plain.WriteByte(' ')
+			styled.WriteByte(' ')
 		}
 		first = false
 		cell := padCell(e.cols[c], e.widths[c], l.w[c])
+		plain.WriteString(cell)
 		switch c {
 		case colEvent:
-			b.WriteString(m.eventStyle(e).Render(cell))
+			styled.WriteString(m.eventStyle(e).Render(cell))
 		case colTime, colTable:
-			b.WriteString(m.theme.Muted.Render(cell))
+			styled.WriteString(m.theme.Muted.Render(cell))
 		default:
-			b.WriteString(m.theme.Row.Render(cell))
+			styled.WriteString(m.theme.Row.Render(cell))
 		}
 	}
-	return b.String()
+	e.plain, e.line = plain.String(), styled.String()
 }
 
 func (m *Model) eventStyle(e *entry) lipgloss.Style {
@@ -231,24 +236,6 @@ func padCell(s string, sw, w int) string {
 		return s + strings.Repeat(" ", w-sw)
 	}
 	return inert.Pad(s, w)
-}
-
-// joinEntry is joinCells for a record, using its measured widths.
-func joinEntry(gutter string, e *entry, l layout) string {
-	var b strings.Builder
-	b.WriteString(gutter)
-	first := true
-	for c := 0; c < numCols; c++ {
-		if l.w[c] == 0 {
-			continue
-		}
-		if !first {
-			b.WriteByte(' ')
-		}
-		first = false
-		b.WriteString(padCell(e.cols[c], e.widths[c], l.w[c]))
-	}
-	return b.String()
 }
 
 // joinCells pads each shown column to its width, one space apart, after a
