@@ -41,7 +41,7 @@ func (s *shardReader) position() position {
 }
 
 func (s *shardReader) end(why endReason, err error) shardEnd {
-	return shardEnd{id: s.id, why: why, lastSeq: s.lastSeq, err: err}
+	return shardEnd{id: s.id, why: why, lastSeq: s.lastSeq, err: err, polled: !s.lastOK.IsZero()}
 }
 
 func (s *shardReader) run(ctx context.Context) (ev shardEnd) {

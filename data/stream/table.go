@@ -71,6 +71,7 @@ type shardEnd struct {
 	why     endReason
 	lastSeq string
 	err     error
+	polled  bool // at least one GetRecords succeeded: restart backoff resets
 }
 
 func newTableReader(t *Tailer, id data.TableID, name string, sink Sink, h *healthTracker) *tableReader {
@@ -303,6 +304,9 @@ func (r *tableReader) onEnd(ctx context.Context, ev shardEnd) bool {
 	}
 	if ev.lastSeq != "" {
 		info.lastSeq = ev.lastSeq
+	}
+	if ev.polled {
+		info.restarts.reset()
 	}
 	switch ev.why {
 	case endClosed:
