@@ -163,8 +163,8 @@ func (d *decoder) boolean(name string, required bool) bool {
 	return false
 }
 
-func (d *decoder) mapAttr(name string) map[string]types.AttributeValue {
-	v, ok := d.get(name, "M", false)
+func (d *decoder) mapAttr(name string, required bool) map[string]types.AttributeValue {
+	v, ok := d.get(name, "M", required)
 	if !ok {
 		return nil
 	}

@@ -50,14 +50,11 @@ func DecodeEvent(item Item) Event {
 		Timestamp:   d.timeAttr("timestamp", "S", true),
 		TTL:         d.timeAttr("ttl", "N", true),
 		RetryCount:  d.integer("retry_count", true),
-		Payload:     d.mapAttr("payload"),
-		Metadata:    d.mapAttr("metadata"),
+		Payload:     d.mapAttr("payload", true),
+		Metadata:    d.mapAttr("metadata", false),
 		TypeKey:     d.str(AttrEventTypeKey, true),
 		StatusKey:   d.str(AttrEventStatusKey, true),
 		LastRetryAt: d.timeAttr("last_retry_at", "S", false),
-	}
-	if _, ok := item["payload"]; !ok {
-		d.flag("payload", "M", "missing", "required attribute is absent")
 	}
 	if e.EventType != "" && e.TypeKey != "" && !strings.HasPrefix(e.TypeKey, e.EventType+"#") {
 		d.flag(AttrEventTypeKey, e.EventType+"#<timestamp>", "S", "index key disagrees with event_type")

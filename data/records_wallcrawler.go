@@ -1,6 +1,7 @@
 package data
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -120,13 +121,13 @@ func DecodeSession(item Item) Session {
 		EventHistory:       d.listAttr("eventHistory"),
 		LastEventTimestamp: d.timeAttr("lastEventTimestamp", "S", false),
 		RetryCount:         d.integer("retryCount", false),
-		UserMetadata:       d.mapAttr("userMetadata"),
+		UserMetadata:       d.mapAttr("userMetadata", false),
 	}
 	s.AvgCPUUsage, _ = d.number("avgCpuUsage", false)
 	s.MemoryUsage, _ = d.number("memoryUsage", false)
 	s.SDKStatus = SDKStatus(s.Status, s.InternalStatus)
 	if s.SDKStatus == "" && (s.Status != "" || s.InternalStatus != "") {
-		d.flag("status", "known Wallcrawler status", s.Status, "no SDK status for this value")
+		d.flag("status", "known Wallcrawler status", "S", fmt.Sprintf("no SDK status for %q / %q", clip(s.Status, 30), clip(s.InternalStatus, 30)))
 	}
 	s.Meta = d.finish()
 	return s
