@@ -197,3 +197,38 @@ func TestDescribeUnreachableEndpoint(t *testing.T) {
 		t.Errorf("Describe = %q", d)
 	}
 }
+
+func TestScanTableKeepsWhatItReadWhenAPageFails(t *testing.T) {
+	f := &faultTransport{}
+	db := faultyDB(t, f)
+	// ~3 MB of sessions: a Scan page stops at 1 MB, so this takes several.
+	var items []Item
+	for i := 0; i < 100; i++ {
+		it := sessionItem(fmt.Sprintf("sess_%03d", i), "p", "RUNNING", baseTime, 1_800_000_000)
+		it["userMetadata"] = mapv(Item{"pad": str(strings.Repeat("x", 30_000))})
+		items = append(items, it)
+	}
+	db.put(TableSessions, items...)
+	f.fail = func(op string, call int) string {
+		if op == "Scan" && call == 2 {
+			return "AccessDeniedException" // not retried by the SDK
+		}
+		return ""
+	}
+	var last ScanProgress
+	got, err := db.store.ScanTable(context.Background(), TableSessions, 1, func(p ScanProgress) { last = p })
+	if !IsAccessDenied(err) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(got) == 0 || len(got) >= 100 || int64(len(got)) != last.Items {
+		t.Fatalf("kept %d items (progress said %d); want the first page's", len(got), last.Items)
+	}
+	if last.Fraction >= 1 || last.Total != 100 {
+		t.Errorf("progress after failure: %+v", last)
+	}
+
+	_, err = NewStore(db.conn, db.tables.WithPrefix("gone-")).ScanTable(context.Background(), TableSessions, 2, nil)
+	if !IsNotFound(err) || !strings.Contains(Describe(err), "gone-") {
+		t.Errorf("scan of a missing table: %v / %q", err, Describe(err))
+	}
+}
