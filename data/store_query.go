@@ -22,6 +22,12 @@ type keyQuery struct {
 
 	newestFirst bool // ScanIndexForward=false
 
+	// filterAttr/filterPrefix, when set, add FilterExpression
+	// begins_with(filterAttr, filterPrefix): applied by DynamoDB after the
+	// key condition, so pages can come back short (capacity is still spent
+	// on the filtered-out items).
+	filterAttr, filterPrefix string
+
 	// only, when set, is the ProjectionExpression and the items are returned
 	// as the index holds them (no completion). Used where the caller needs a
 	// few attributes, not records (contexts by project).
@@ -86,6 +92,9 @@ func (s *Store) queryItems(ctx context.Context, q keyQuery, req PageRequest) (it
 	}
 	if q.index != "" {
 		in.IndexName = aws.String(q.index)
+	}
+	if q.filterAttr != "" && q.filterPrefix != "" {
+		in.FilterExpression = aws.String("begins_with(" + e.Name(q.filterAttr) + ", " + e.Value(S(q.filterPrefix)) + ")")
 	}
 	switch {
 	case q.only != nil:

@@ -62,6 +62,26 @@ func (s *Store) EventsByStatus(ctx context.Context, userID, statusPrefix string,
 	}, req, DecodeEvent)
 }
 
+// EventsMatching lists a user's events narrowed by an optional type prefix
+// and an optional status prefix, newest first, choosing the query as
+// data.EventsFor describes the scope: both → EventTypeIndex with a
+// FilterExpression begins_with(status#timestamp, statusPrefix) (pages can
+// be short, or empty with a Next); one → EventsByType or EventsByStatus;
+// neither → EventsByUser.
+func (s *Store) EventsMatching(ctx context.Context, userID, typePrefix, statusPrefix string, req PageRequest) (Page[Event], error) {
+	switch {
+	case typePrefix != "":
+		return queryPage(ctx, s, keyQuery{
+			table: TableEvents, index: "EventTypeIndex", pkValue: S(userID),
+			skOp: "begins_with", skValue: S(typePrefix), newestFirst: true,
+			filterAttr: AttrEventStatusKey, filterPrefix: statusPrefix,
+		}, req, DecodeEvent)
+	case statusPrefix != "":
+		return s.EventsByStatus(ctx, userID, statusPrefix, req)
+	}
+	return s.EventsByUser(ctx, userID, req)
+}
+
 // Event reads one event by its full key (consistent read).
 func (s *Store) Event(ctx context.Context, userID, sortKey string) (Event, bool, error) {
 	return getRecord(ctx, s, TableEvents, Item{"user_id": S(userID), AttrEventSortKey: S(sortKey)}, DecodeEvent)

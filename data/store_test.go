@@ -292,6 +292,23 @@ func TestEventsByUserTypeAndStatus(t *testing.T) {
 			t.Fatalf("failed event: %+v", e)
 		}
 	}
+	// Type and status together: EventTypeIndex plus a status filter.
+	both, _, _ := pageAll(t, 4, func(r PageRequest) (Page[Event], error) {
+		return db.store.EventsMatching(ctx, "user-1", "user.created#", "failed#", r)
+	})
+	for _, e := range both {
+		if e.EventType != "user.created" || e.Status != "failed" {
+			t.Fatalf("EventsMatching returned %s/%s", e.EventType, e.Status)
+		}
+	}
+	if len(both) != 3 { // i%3==0 && i%4==2 for i<36: 6, 18, 30
+		t.Fatalf("EventsMatching(user.created#, failed#) = %d events", len(both))
+	}
+	if m, _, _ := pageAll(t, 50, func(r PageRequest) (Page[Event], error) {
+		return db.store.EventsMatching(ctx, "user-1", "", "", r)
+	}); len(m) != 36 {
+		t.Fatalf("EventsMatching with no prefixes = %d", len(m))
+	}
 	none, err := db.store.EventsByStatus(ctx, "user-1", "nosuch", PageRequest{})
 	if err != nil || len(none.Items) != 0 || none.Next != nil {
 		t.Fatalf("no match: %v %v", none.Items, err)
