@@ -62,7 +62,7 @@ type KeySpec struct {
 
 // Actions tunes guarded transitions.
 type Actions struct {
-	RetryMax        int // retries of a conditional write after a conflict
+	RetryMax        int // Inbox · Retry is refused once an event's retry_count reaches this
 	StaleRunMinutes int // a graph run PROCESSING longer than this is stale
 }
 
