@@ -2,9 +2,13 @@ package data
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -565,5 +569,75 @@ func TestQueriesAliasEveryAttributeName(t *testing.T) {
 	sort.Strings(keys)
 	if strings.Join(keys, ",") != ":v0,:v1" {
 		t.Fatalf("values %v", keys)
+	}
+}
+
+// Every expression the Store sends must name attributes only through
+// placeholders: strip the placeholders and the expression grammar, and
+// nothing may remain. This runs every list method, so a new one that
+// forgets to alias a name fails here.
+func TestEveryStoreExpressionAliasesAllNames(t *testing.T) {
+	var mu sync.Mutex
+	var exprs []string
+	f := &faultTransport{record: func(op string, body []byte) {
+		if op != "Query" {
+			return
+		}
+		var in map[string]any
+		if json.Unmarshal(body, &in) != nil {
+			t.Errorf("unreadable %s body", op)
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, k := range []string{"KeyConditionExpression", "ProjectionExpression", "FilterExpression"} {
+			if e, ok := in[k].(string); ok {
+				exprs = append(exprs, e)
+			}
+		}
+		if in["ReturnConsumedCapacity"] != "TOTAL" {
+			t.Errorf("Query without ReturnConsumedCapacity TOTAL: %s", body)
+		}
+		if in["Limit"] == nil {
+			t.Errorf("Query without Limit: %s", body)
+		}
+	}}
+	db := newTestDB(t, ConnOptions{HTTPClient: &http.Client{Transport: f}})
+	ctx := context.Background()
+	st := db.store
+	r := PageRequest{Limit: 5}
+	calls := []func() error{
+		func() error { _, err := st.SessionsByProject(ctx, "p", r); return err },
+		func() error { _, err := st.SessionsByStatus(ctx, "RUNNING", r); return err },
+		func() error { _, err := st.APIKeysByProject(ctx, "p", r); return err },
+		func() error { _, err := st.ContextsByProject(ctx, "p", r); return err },
+		func() error { _, err := st.RunsByUser(ctx, "u", r); return err },
+		func() error { _, _, err := st.RunByID(ctx, "r"); return err },
+		func() error { _, err := st.EventsByUser(ctx, "u", r); return err },
+		func() error { _, err := st.EventsByType(ctx, "u", "user.created", r); return err },
+		func() error { _, err := st.EventsByStatus(ctx, "u", "failed", r); return err },
+		func() error { _, err := st.EventsMatching(ctx, "u", "user.created", "failed", r); return err },
+		func() error { _, err := st.DelegationsByAudience(ctx, "a", r); return err },
+		func() error { _, err := st.SubscriptionsByCustomer(ctx, "c", "p", r); return err },
+		func() error { _, err := st.SubscriptionsByProvider(ctx, "p", r); return err },
+		func() error { _, err := st.ConsumersByConsumer(ctx, "c", r); return err },
+		func() error { _, err := st.ConsumersByProvider(ctx, "p", r); return err },
+		func() error { _, err := st.SandboxesByStatus(ctx, "allocated", r); return err },
+		func() error { _, err := st.SandboxesByTrack(ctx, "t", r); return err },
+		func() error { _, err := st.SandboxesByIdempotencyKey(ctx, "k", r); return err },
+	}
+	for i, call := range calls {
+		if err := call(); err != nil {
+			t.Fatalf("call %d: %s", i, Describe(err))
+		}
+	}
+	placeholder := regexp.MustCompile(`[#:][nv][0-9]+|begins_with|AND|[=(),\s]`)
+	if len(exprs) < len(calls) {
+		t.Fatalf("recorded %d expressions for %d queries", len(exprs), len(calls))
+	}
+	for _, e := range exprs {
+		if rest := placeholder.ReplaceAllString(e, ""); rest != "" {
+			t.Errorf("expression %q names %q directly", e, rest)
+		}
 	}
 }

@@ -246,6 +246,8 @@ type faultTransport struct {
 	// fail, when set, may answer instead of the server: a non-empty code
 	// becomes a 400 error response with that __type.
 	fail func(op string, call int) (code string)
+	// record, when set, sees every request body before it is sent.
+	record func(op string, body []byte)
 }
 
 func (f *faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -259,6 +261,15 @@ func (f *faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	call := f.calls[op]
 	f.mu.Unlock()
 
+	if f.record != nil && req.Body != nil {
+		body, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		f.record(op, body)
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	if f.fail != nil {
 		if code := f.fail(op, call); code != "" {
 			body := fmt.Sprintf(`{"__type":"com.amazonaws.dynamodb.v20120810#%s","message":"injected %s"}`, code, code)
