@@ -128,8 +128,10 @@ func Describe(err error) string {
 			table += " (index " + op.Index + ")"
 		}
 	}
-	if endpoint == "" {
-		endpoint = endpointOf(err)
+	// The URL the request actually went to beats the configured target
+	// (which is only a region when no endpoint was given).
+	if u := endpointOf(err); u != "" {
+		endpoint = u
 	}
 	code, msg := apiCode(err)
 	msg = oneLine(msg)
@@ -178,11 +180,16 @@ func Describe(err error) string {
 	return oneLine(err.Error())
 }
 
+// at says where: " at http://host:port" for an endpoint, " in us-east-1"
+// for a region.
 func at(endpoint string) string {
-	if endpoint == "" {
+	switch {
+	case endpoint == "":
 		return ""
+	case strings.Contains(endpoint, "://"):
+		return " at " + endpoint
 	}
-	return " at " + endpoint
+	return " in " + endpoint
 }
 
 func on(table string) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
 )
 
 // faultyDB is a test database whose requests pass through f.
@@ -230,5 +231,33 @@ func TestScanTableKeepsWhatItReadWhenAPageFails(t *testing.T) {
 	_, err = NewStore(db.conn, db.tables.WithPrefix("gone-")).ScanTable(context.Background(), TableSessions, 2, nil)
 	if !IsNotFound(err) || !strings.Contains(Describe(err), "gone-") {
 		t.Errorf("scan of a missing table: %v / %q", err, Describe(err))
+	}
+}
+
+func TestDescribeWithoutServer(t *testing.T) {
+	api := func(code, msg string) error {
+		return &OpError{Op: "Query", Table: "wallcrawler-sessions", Endpoint: "eu-west-1",
+			Err: &smithy.GenericAPIError{Code: code, Message: msg}}
+	}
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{api("ResourceNotFoundException", "Requested resource not found"), "table wallcrawler-sessions does not exist in eu-west-1"},
+		{api("UnrecognizedClientException", "The security token\nis invalid"), "access denied (UnrecognizedClientException) on wallcrawler-sessions: The security token is invalid"},
+		{api("ThrottlingException", "slow down"), "throttled by DynamoDB on wallcrawler-sessions (ThrottlingException); try again in a moment"},
+		{api("TransactionCanceledException", "Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None]"), "not changed: the item is no longer in the expected state on wallcrawler-sessions"},
+		{api("SomethingNew", "odd"), "SomethingNew on wallcrawler-sessions: odd"},
+		{fmt.Errorf("saving: %w", ErrReadOnly), ErrReadOnly.Error()},
+		{errors.New("operation error DynamoDB: Query, failed to retrieve credentials: no profile"), "no AWS credentials found: pass --profile or set AWS_PROFILE"},
+		{errors.New("line one\n  line two"), "line one line two"},
+	}
+	for _, c := range cases {
+		if got := Describe(c.err); got != c.want {
+			t.Errorf("Describe(%v)\n got %q\nwant %q", c.err, got, c.want)
+		}
+	}
+	if !IsConditionFailed(cases[3].err) || IsConditionFailed(cases[0].err) {
+		t.Errorf("IsConditionFailed misclassifies transactions")
 	}
 }
