@@ -261,3 +261,30 @@ func TestDescribeWithoutServer(t *testing.T) {
 		t.Errorf("IsConditionFailed misclassifies transactions")
 	}
 }
+
+// A base item deleted between the index Query and the BatchGetItem that
+// completes it (TTL, a release) is left out of the page, without error.
+func TestKeysOnlyPageSkipsItemsDeletedMeanwhile(t *testing.T) {
+	f := &faultTransport{}
+	db := faultyDB(t, f)
+	db.put(TableSessions, runningSessions(5)...)
+	f.rewrite = func(op string, call int, body []byte) []byte {
+		if op == "Query" && call == 1 {
+			_, err := db.conn.DB.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{
+				TableName: aws.String(db.tables.Name(TableSessions)),
+				Key:       Item{"sessionId": str("sess_02")},
+			})
+			if err != nil {
+				t.Errorf("delete: %v", err)
+			}
+		}
+		return body
+	}
+	p, err := db.store.SessionsByStatus(context.Background(), "RUNNING", PageRequest{Limit: 10})
+	if err != nil {
+		t.Fatal(Describe(err))
+	}
+	if got := strings.Join(ids(p.Items), ","); got != "sess_00,sess_01,sess_03,sess_04" {
+		t.Fatalf("page = %s", got)
+	}
+}
