@@ -155,7 +155,7 @@ func checkFrame(t *testing.T, out string, w, h int) {
 			t.Fatalf("line %d is %d cells wide, want %d: %q", i, n, w, l)
 		}
 	}
-	if !strings.HasPrefix(lines[0], " 1 Sessions ") || !strings.Contains(lines[0], "6 Stream") {
+	if !strings.HasPrefix(lines[0], " 1 Sess") || !strings.Contains(lines[0], " 6 ") {
 		t.Fatalf("tab bar damaged: %q", lines[0])
 	}
 	if !strings.Contains(lines[h-2], "env ") {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/ansi"
 
@@ -418,3 +420,47 @@ func TestReadOnlyBadge(t *testing.T) {
 
 // cellWidth is the display width of an unstyled line.
 func cellWidth(s string) int { return ansi.StringWidth(s) }
+
+func TestResizeReflows(t *testing.T) {
+	w := seeded(t)
+	m := start(t, w.options(), 120, 40)
+	m, _ = press(t, m, "enter") // the detail view reflows too
+	for _, size := range [][2]int{{80, 24}, {200, 50}, {60, 15}, {120, 40}} {
+		nm, _ := m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		m = nm.(Model)
+		checkFrame(t, screen(m, w.prefix), size[0], size[1])
+		m, _ = press(t, m, "esc")
+		checkFrame(t, screen(m, w.prefix), size[0], size[1])
+		m, _ = press(t, m, "enter")
+	}
+	// Absurdly small terminals never panic and never overflow.
+	for _, size := range [][2]int{{20, 5}, {1, 1}, {10, 2}, {0, 0}} {
+		nm, _ := m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		m = nm.(Model)
+		if lines := strings.Split(m.Render(), "\n"); len(lines) > max(size[1], 1) {
+			t.Fatalf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+	}
+}
+
+func TestCopyReportsWhatWasCopied(t *testing.T) {
+	w := seeded(t)
+	m := start(t, w.options(), 120, 40)
+	m, _ = press(t, m, "c")
+	if !strings.Contains(m.Flash(), "copied") || !strings.Contains(m.Flash(), "secrets masked") {
+		t.Fatalf("copy from the list: %q", m.Flash())
+	}
+	m, _ = press(t, m, "enter", "s", "c")
+	if !strings.Contains(m.Flash(), "copied") || strings.Contains(m.Flash(), "masked") {
+		t.Fatalf("copy after reveal: %q", m.Flash())
+	}
+}
+
+func TestCtrlCWithoutALoadDoesNotQuit(t *testing.T) {
+	w := seeded(t)
+	m := start(t, w.options(), 80, 24)
+	m, quit := press(t, m, "ctrl+c")
+	if quit || !strings.Contains(m.Flash(), "nothing to cancel") {
+		t.Fatalf("ctrl+c: quit=%v flash=%q", quit, m.Flash())
+	}
+}
