@@ -89,21 +89,40 @@ func fitLine(s string, w int) string {
 
 func (m Model) tabBar(w int) string {
 	th := m.ctx.Theme
-	var b strings.Builder
-	for i, p := range m.panes {
-		label := " " + strconv.Itoa(i+1) + " " + p.ID().Name() + " "
-		st := th.TabInactive
-		if views.PaneID(i) == m.active {
-			st = th.TabActive
+	// Full names, then short ones, then numbers with only the shown pane
+	// named: the tab bar always fits on one line.
+	short := [views.NumPanes]string{"Sess", "Runs", "Inbox", "Deleg", "Sandbx", "Stream"}
+	render := func(level int) string {
+		var b strings.Builder
+		for i, p := range m.panes {
+			name := p.ID().Name()
+			switch {
+			case level == 1:
+				name = short[i]
+			case level == 2 && views.PaneID(i) != m.active:
+				name = ""
+			}
+			label := " " + strconv.Itoa(i+1) + " " + name
+			if name != "" {
+				label += " "
+			}
+			st := th.TabInactive
+			if views.PaneID(i) == m.active {
+				st = th.TabActive
+			}
+			b.WriteString(st.Render(label))
+			if p.Status().Err != "" {
+				b.WriteString(th.Error.Render("!"))
+			} else {
+				b.WriteString(" ")
+			}
 		}
-		b.WriteString(st.Render(label))
-		if p.Status().Err != "" {
-			b.WriteString(th.Error.Render("!"))
-		} else {
-			b.WriteString(" ")
-		}
+		return b.String()
 	}
-	left := b.String()
+	left := render(0)
+	for level := 1; level <= 2 && lipgloss.Width(left) > w; level++ {
+		left = render(level)
+	}
 	right := th.Muted.Render("opsdeck ")
 	if lipgloss.Width(left)+lipgloss.Width(right) <= w {
 		return fitLine(left+strings.Repeat(" ", w-lipgloss.Width(left)-lipgloss.Width(right))+right, w)
@@ -251,6 +270,7 @@ func (m Model) helpView(w, h int) string {
 		lw += uw
 	}
 	b.WriteString(line + "\n")
+	b.WriteString(th.Muted.Render("Row marks: * marked · ! expired or overdue · ? the item differs from its schema (enter shows how)") + "\n")
 	if m.readOnly {
 		b.WriteString(th.Warn.Render("Read-only: actions that write are not offered.") + "\n")
 	}
