@@ -11,6 +11,7 @@ import (
 	"opsdeck/data"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/ui/livefeed"
 	"opsdeck/views"
 	"opsdeck/views/detail"
 )
@@ -72,6 +73,9 @@ type Model struct {
 
 	// act is the guarded actions' state (actions.go).
 	act actionState
+
+	// live is the live tail's state (live.go).
+	live liveState
 }
 
 // New builds the console. It does no I/O: the first page of the active pane
@@ -124,7 +128,7 @@ func New(o Options) Model {
 		by, val = "track", s.SandboxTrack
 	}
 	m.sandboxes = views.NewSandboxes(ctx, by, val)
-	m.stream = views.NewStream(ctx, s.StreamTable)
+	m.stream = views.NewStream(ctx, s.StreamTable, views.StreamOptions{Buffer: o.StreamBuffer, Location: o.Location})
 	m.panes = [views.NumPanes]views.Pane{m.sessions, m.runs, m.inbox, m.delegations, m.sandboxes, m.stream}
 
 	m.input = textinput.New()
@@ -138,12 +142,13 @@ func New(o Options) Model {
 	m.help = help.New()
 	m.setSize(80, 24)
 	m.initActions(o)
+	m.initLive(o)
 	return m
 }
 
-// Init loads the active pane.
+// Init loads the active pane and starts the live tail.
 func (m Model) Init() tea.Cmd {
-	return m.panes[m.active].Init()
+	return tea.Batch(m.panes[m.active].Init(), m.liveInit())
 }
 
 // Update routes one message.
@@ -169,6 +174,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.dialog, m.mode = msg.Dialog, modeDialog
 		}
 		return m, nil
+	case livefeed.BatchMsg:
+		return m.onBatch(msg)
+	case views.PollMsg:
+		return m.onPollDone(msg)
+	case pollTickMsg:
+		return m.onPollTick()
+	case redrawMsg:
+		return m.onRedraw()
 	case ChangesMsg:
 		m.changesToDialog(msg.Changes)
 		var cmds []tea.Cmd

@@ -10,6 +10,7 @@ import (
 	"opsdeck/data/action"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/ui/livefeed"
 )
 
 // Options is everything the console needs; main builds it from flags and
@@ -46,6 +47,20 @@ type Options struct {
 
 	// PageSize is the Limit of each Query; 0 means data.DefaultPageSize.
 	PageSize int32
+
+	// Live tail (live.go). Feed delivers the stream reader's records; nil
+	// means no live tail (and no polling fallback) — tests that drive the
+	// model by hand leave it nil.
+	Feed *livefeed.Feed
+	// StreamBuffer is how many records the Stream pane keeps
+	// (streamview.DefaultBuffer when 0).
+	StreamBuffer int
+	// FallbackInterval is how often a pane showing a table without a
+	// stream re-reads its rows (DefaultFallbackInterval when 0).
+	FallbackInterval time.Duration
+	// Location is the time zone of the Stream pane's time column (Local
+	// when nil); tests fix it.
+	Location *time.Location
 }
 
 // Scopes is the initial scope of each pane. Empty fields leave a pane

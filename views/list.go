@@ -49,6 +49,9 @@ type list struct {
 	detail   *detail.Model
 	detailID string
 	note     string
+
+	// poll is the live tail's polling fallback (live_poll.go).
+	poll pollState
 }
 
 // rowFunc renders one record as a table row. It runs in Update (never in a
@@ -516,20 +519,14 @@ func (l *list) apply(changes []Change) {
 			if rec == nil {
 				continue
 			}
-			row := l.rowOf(rec, now, th)
-			row.ID = id
-			l.items[id] = c.New
-			l.table.Upsert(row)
-			if l.detailID == id && l.detail != nil {
-				l.detail.SetItem(c.New)
-			}
+			l.upsertLive(id, rec, now, th)
 			continue
 		}
-		if _, ok := l.items[id]; ok {
+		if old, ok := l.items[id]; ok {
 			delete(l.items, id)
 			l.table.Remove(id)
 			if c.TTL {
-				l.note = fmt.Sprintf("a %s row expired (TTL)", l.kind)
+				l.note = ttlNote(c.Table, old, l.kind)
 			}
 		}
 	}

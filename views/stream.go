@@ -1,79 +1,91 @@
 package views
 
 import (
-	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
-	"opsdeck/views/inert"
+	"opsdeck/themes"
+	"opsdeck/views/streamview"
 )
 
-// Stream is a placeholder until the live-tail issue fills it: it says so,
-// and lists which tables have a DynamoDB stream (the others will be polled).
+// Stream is the Stream pane: a Pane adapter around streamview.Model, which
+// does the real work. It gets raw stream records from the root (through
+// Live().Append), not views.Change, because it shows every table's records
+// and their old and new images as they came.
 type Stream struct {
-	ctx   *Context
-	table data.TableID // "" = all tables
-	w, h  int
+	ctx  *Context
+	live *streamview.Model
 }
 
-// NewStream builds the placeholder; table narrows it to one table.
-func NewStream(c *Context, table data.TableID) *Stream { return &Stream{ctx: c, table: table} }
-
-// Show narrows the (future) tail to one table, "" for all.
-func (s *Stream) Show(table data.TableID) tea.Cmd { s.table = table; return nil }
-
-func (s *Stream) ID() PaneID { return PaneStream }
-func (s *Stream) Title() string {
-	if s.table != "" {
-		return "Stream · " + string(s.table)
-	}
-	return "Stream · all tables"
-}
-func (s *Stream) Init() tea.Cmd               { return nil }
-func (s *Stream) Update(tea.Msg) tea.Cmd      { return nil }
-func (s *Stream) SetSize(w, h int)            { s.w, s.h = max(w, 0), max(h, 0) }
-func (s *Stream) Help() []key.Binding         { return nil }
-func (s *Stream) Selected() (data.Item, bool) { return nil, false }
-func (s *Stream) Marked() ([]data.Item, int)  { return nil, 0 }
-func (s *Stream) SetFilter(string)            {}
-func (s *Stream) Filter() string              { return "" }
-func (s *Stream) Back() bool                  { return false }
-func (s *Stream) Cancel() bool                { return false }
-func (s *Stream) Status() Status              { return Status{Progress: -1} }
-func (s *Stream) Apply([]Change) tea.Cmd      { return nil }
-
-func (s *Stream) View() string {
-	th := s.ctx.Theme
-	lines := []string{
-		th.Title.Render(inert.Pad("Live tail is not built yet.", s.w)),
-		inert.Pad("", s.w),
-		inert.Pad("This pane will show every table's DynamoDB Streams records as they", s.w),
-		inert.Pad("happen (the live-tail issue). Until then, r reloads a pane.", s.w),
-		inert.Pad("", s.w),
-		th.Header.Render(inert.Pad("Tables and their streams:", s.w)),
-	}
-	for _, sc := range data.Schemas() {
-		if s.table != "" && sc.ID != s.table {
-			continue
-		}
-		mode := "no stream: will poll"
-		if sc.Stream != data.StreamNone {
-			mode = "stream " + string(sc.Stream)
-		}
-		name := s.ctx.Tables.Name(sc.ID)
-		lines = append(lines, inert.Pad("  "+padRight(string(sc.ID), 14)+padRight(name, 38)+mode, s.w))
-	}
-	for len(lines) < s.h {
-		lines = append(lines, strings.Repeat(" ", s.w))
-	}
-	return strings.Join(lines[:s.h], "\n")
+// StreamOptions tune the Stream pane.
+type StreamOptions struct {
+	// Buffer is how many records it keeps (streamview.DefaultBuffer when 0).
+	Buffer int
+	// Location is the time zone of its time column (time.Local when nil);
+	// tests fix it so golden files do not depend on the machine.
+	Location *time.Location
 }
 
-func padRight(s string, n int) string {
-	if len(s) >= n {
-		return s + " "
+// NewStream builds the pane; table narrows it to one table ("" = all).
+func NewStream(c *Context, table data.TableID, o StreamOptions) *Stream {
+	m := streamview.New(streamview.Options{
+		Theme:    c.Theme,
+		Keys:     c.Keys,
+		Buffer:   o.Buffer,
+		Location: o.Location,
+		Mask:     MaskSecret,
+	})
+	m.SetTable(table)
+	return &Stream{ctx: c, live: m}
+}
+
+// Live is the model behind the pane: the root appends records and health
+// to it.
+func (s *Stream) Live() *streamview.Model { return s.live }
+
+// Show narrows the tail to one table, "" for all.
+func (s *Stream) Show(table data.TableID) tea.Cmd { s.live.SetTable(table); return nil }
+
+func (s *Stream) ID() PaneID                 { return PaneStream }
+func (s *Stream) Title() string              { return s.live.Title() }
+func (s *Stream) Init() tea.Cmd              { return nil }
+func (s *Stream) Update(msg tea.Msg) tea.Cmd { return s.live.Update(msg) }
+func (s *Stream) View() string               { return s.live.View() }
+func (s *Stream) SetSize(w, h int)           { s.live.SetSize(max(w, 0), max(h, 0)) }
+func (s *Stream) Help() []key.Binding        { return s.live.Help() }
+func (s *Stream) Marked() ([]data.Item, int) { return nil, 0 }
+func (s *Stream) SetFilter(text string)      { s.live.SetFilter(text) }
+func (s *Stream) Filter() string             { return s.live.Filter() }
+func (s *Stream) Back() bool                 { return s.live.Back() }
+func (s *Stream) Cancel() bool               { return false }
+func (s *Stream) SetTheme(th themes.Theme)   { s.live.SetTheme(th) }
+
+// Apply ignores changes: this pane is fed whole records through Live.
+func (s *Stream) Apply([]Change) tea.Cmd { return nil }
+
+// Status reports the records held; there is never a load running.
+func (s *Stream) Status() Status {
+	n := s.live.Len()
+	return Status{Progress: -1, Rows: n, Visible: n}
+}
+
+// Selected is the selected record's item: its new image, else its old one,
+// else its keys (a KEYS_ONLY stream).
+func (s *Stream) Selected() (data.Item, bool) {
+	r, ok := s.live.Selected()
+	if !ok {
+		return nil, false
 	}
-	return s + strings.Repeat(" ", n-len(s))
+	switch {
+	case len(r.New) > 0:
+		return r.New, true
+	case len(r.Old) > 0:
+		return r.Old, true
+	case len(r.Keys) > 0:
+		return r.Keys, true
+	}
+	return nil, false
 }

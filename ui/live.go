@@ -1,0 +1,231 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+	"opsdeck/data/stream"
+	"opsdeck/ui/livefeed"
+	"opsdeck/views"
+)
+
+// The live tail in the root model: batches from the feed go to the Stream
+// pane as records and to every other pane (and an open confirmation) as
+// views.Change; tables without a stream are polled instead.
+
+// DefaultFallbackInterval is how often a pane showing a table without a
+// stream re-reads its rows.
+const DefaultFallbackInterval = 5 * time.Second
+
+// liveState is the root's live-tail bookkeeping.
+type liveState struct {
+	feed     *livefeed.Feed // nil: no live tail
+	fallback time.Duration
+	// redrawAt is when the scheduled redraw fires (zero: none scheduled);
+	// lastChange is when the last change was applied. Both are wall-clock:
+	// they are about the terminal, not the data.
+	redrawAt   time.Time
+	lastChange time.Time
+}
+
+func (m *Model) initLive(o Options) {
+	m.live.feed = o.Feed
+	m.live.fallback = o.FallbackInterval
+	if m.live.fallback <= 0 {
+		m.live.fallback = DefaultFallbackInterval
+	}
+}
+
+// redrawMsg ends highlights: it only makes the program draw again.
+type redrawMsg struct{}
+
+// pollTickMsg asks the shown pane to re-read its rows if its table has no
+// stream.
+type pollTickMsg struct{}
+
+// liveInit starts the feed and the polling timer.
+func (m Model) liveInit() tea.Cmd {
+	if m.live.feed == nil {
+		return nil
+	}
+	return tea.Batch(m.live.feed.Next(), m.pollTick())
+}
+
+func (m Model) pollTick() tea.Cmd {
+	return tea.Tick(m.live.fallback, func(time.Time) tea.Msg { return pollTickMsg{} })
+}
+
+// onBatch applies one batch in whatever mode the console is in: the
+// Stream pane gets the records and health, the other panes and an open
+// confirmation the changes, and the feed is always asked for the next one.
+func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
+	live := m.stream.Live()
+	live.Append(b.Records)
+	for _, h := range b.Health {
+		live.SetHealth(h)
+	}
+	live.NoteDropped(b.Dropped)
+	var cmds []tea.Cmd
+	if len(b.Records) > 0 {
+		changes := toChanges(b.Records)
+		m.changesToDialog(changes)
+		for _, p := range m.panes {
+			if p.ID() != views.PaneStream {
+				cmds = append(cmds, p.Apply(changes))
+			}
+		}
+		cmds = append(cmds, m.changed())
+	}
+	if b.Dropped > 0 {
+		// Records were lost between the reader and here, so rows may be
+		// stale in ways no later record will fix: read them again.
+		for _, p := range m.panes {
+			if r, ok := p.(views.Poller); ok {
+				cmds = append(cmds, r.Reload())
+			}
+		}
+		m.setFlash(plural(b.Dropped, "stream record")+" dropped (the console fell behind): lists reloaded", true)
+	}
+	if m.live.feed != nil {
+		cmds = append(cmds, m.live.feed.Next())
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// toChanges converts reader records to the panes' change shape.
+func toChanges(recs []stream.Record) []views.Change {
+	out := make([]views.Change, len(recs))
+	for i, r := range recs {
+		out[i] = views.Change{Table: r.Table, Event: r.EventName, Keys: r.Keys, Old: r.Old, New: r.New, TTL: r.TTL}
+	}
+	return out
+}
+
+// changed notes that rows were just highlighted and schedules one redraw
+// for when the highlight ends, unless one is already due late enough.
+func (m *Model) changed() tea.Cmd {
+	if m.live.feed == nil {
+		// Without a live tail (tests driving the model by hand) nothing
+		// needs a timer: the next key redraws.
+		return nil
+	}
+	now := time.Now()
+	m.live.lastChange = now
+	if !m.live.redrawAt.IsZero() {
+		return nil
+	}
+	m.live.redrawAt = now.Add(views.HighlightFor)
+	return tea.Tick(views.HighlightFor, func(time.Time) tea.Msg { return redrawMsg{} })
+}
+
+// onRedraw re-arms the redraw while newer highlights are still showing.
+func (m Model) onRedraw() (Model, tea.Cmd) {
+	m.live.redrawAt = time.Time{}
+	left := time.Until(m.live.lastChange.Add(views.HighlightFor))
+	if left <= 0 {
+		return m, nil
+	}
+	m.live.redrawAt = time.Now().Add(left)
+	return m, tea.Tick(left, func(time.Time) tea.Msg { return redrawMsg{} })
+}
+
+// onPollTick polls the shown pane when its table has no stream (or its
+// stream stopped), and always re-arms the timer. A tick that comes while a
+// refresh is still running is dropped by the pane.
+func (m Model) onPollTick() (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	if p, ok := m.panes[m.active].(views.Poller); ok && m.needsPolling(p.ShownTable()) {
+		cmd = p.Poll()
+	}
+	return m, tea.Batch(cmd, m.pollTick())
+}
+
+// onPollDone merges a refresh into its pane.
+func (m Model) onPollDone(msg views.PollMsg) (Model, tea.Cmd) {
+	if msg.Pane < 0 || msg.Pane >= views.NumPanes {
+		return m, nil
+	}
+	p, ok := m.panes[msg.Pane].(views.Poller)
+	if !ok {
+		return m, nil
+	}
+	return m, tea.Batch(p.PollDone(msg), m.changed())
+}
+
+// needsPolling: the table has no stream, or its reader stopped.
+func (m Model) needsPolling(t data.TableID) bool {
+	if t == "" {
+		return false
+	}
+	h, ok := m.stream.Live().Health(t)
+	return ok && (h.State == stream.StatePolling || h.State == stream.StateOff)
+}
+
+// liveLabel is the shown table's live state for the title line: "live",
+// "polling every 5s", "reconnecting", "gap", "off"; "" until the reader
+// has reported on that table (or without a live tail).
+func (m Model) liveLabel(p views.Pane) string {
+	st, ok := p.(interface{ ShownTable() data.TableID })
+	if !ok {
+		return ""
+	}
+	t := st.ShownTable()
+	if t == "" {
+		return ""
+	}
+	h, ok := m.stream.Live().Health(t)
+	if !ok {
+		return ""
+	}
+	switch h.State {
+	case stream.StatePolling:
+		return "polling every " + shortDuration(m.live.fallback)
+	case stream.StateOff:
+		return "stream off: polling every " + shortDuration(m.live.fallback)
+	}
+	return string(h.State)
+}
+
+// healthSummary counts tables by stream state, compactly enough for 80
+// columns: "9 live 1 polling". States other than live and polling name
+// their tables, since those are the ones an operator must look at. "" until
+// the reader has reported (or without a live tail).
+func (m Model) healthSummary() string {
+	live := m.stream.Live()
+	var nLive, nPoll int
+	var bad []string
+	for _, s := range data.Schemas() {
+		h, ok := live.Health(s.ID)
+		if !ok {
+			continue
+		}
+		switch h.State {
+		case stream.StateLive:
+			nLive++
+		case stream.StatePolling:
+			nPoll++
+		default:
+			bad = append(bad, string(s.ID)+" "+string(h.State))
+		}
+	}
+	var parts []string
+	if nLive > 0 {
+		parts = append(parts, strconv.Itoa(nLive)+" live")
+	}
+	if nPoll > 0 {
+		parts = append(parts, strconv.Itoa(nPoll)+" polling")
+	}
+	parts = append(parts, bad...)
+	return strings.Join(parts, " ")
+}
+
+func shortDuration(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.Itoa(int(d/time.Second)) + "s"
+	}
+	return d.String()
+}
