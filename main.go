@@ -19,11 +19,13 @@ import (
 	"opsdeck/config"
 	"opsdeck/data"
 	"opsdeck/data/action"
+	"opsdeck/data/stream"
 	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui"
+	"opsdeck/ui/livefeed"
 )
 
 // flags are the command line; an empty value means "not given", so the
@@ -156,6 +158,19 @@ func start(f flags) error {
 	if err != nil {
 		return err
 	}
+
+	// The live tail: the reader runs behind the UI and hands records to the
+	// feed, which batches them into the program. It stops before the demo
+	// server does, so its last calls do not fail noisily.
+	tailCtx, stopTail := context.WithCancel(ctx)
+	defer stopTail()
+	feed := livefeed.New(tailCtx, livefeed.Options{})
+	defer feed.Close()
+	go stream.New(conn, tables, stream.Options{
+		PollInterval: cfg.Stream.PollInterval,
+		Logf:         logger(logw, "stream"),
+	}).Run(tailCtx, feed)
+
 	m := ui.New(ui.Options{
 		Store:     data.NewStore(conn, tables),
 		Conn:      conn,
@@ -172,9 +187,14 @@ func start(f flags) error {
 		Theme:  theme,
 		Keys:   keys,
 		Scopes: scopes,
+
+		Feed:             feed,
+		StreamBuffer:     cfg.Stream.Buffer,
+		FallbackInterval: cfg.Stream.FallbackInterval,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx))
 	_, err = p.Run()
+	stopTail()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}

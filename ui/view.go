@@ -150,6 +150,9 @@ func (m Model) titleLine(w int) string {
 	if st.Loading {
 		info = append(info, "loading…")
 	}
+	if l := m.liveLabel(p); l != "" {
+		info = append(info, l)
+	}
 	if f := p.Filter(); f != "" {
 		info = append(info, "filter "+strconv.Quote(inert.Line(f, 20)))
 	}
@@ -173,6 +176,10 @@ func (m Model) statusBar(w int) string {
 		return th.StatusKey.Render(k+" ") + th.StatusValue.Render(inert.Line(v, 40))
 	}
 	parts = append(parts, kv("env", orDash(m.env)))
+	if h := m.healthSummary(); h != "" && m.active != views.PaneStream {
+		// The Stream pane shows every table's state in the message slot.
+		parts = append(parts, kv("tail", h))
+	}
 	if m.profile != "" {
 		parts = append(parts, kv("profile", m.profile))
 	}
@@ -192,6 +199,8 @@ func (m Model) statusBar(w int) string {
 		msg = m.flash
 	case st.Note != "":
 		msg = st.Note
+	case m.active == views.PaneStream:
+		msg = m.stream.Live().HealthLine()
 	}
 	if msg != "" {
 		room := w - lipgloss.Width(left) - 3
