@@ -146,6 +146,18 @@ func resetErr() error {
 	return &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}
 }
 
+// coveredAll: every fault kind was injected at least once.
+func (f *faultTransport) coveredAll() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, k := range faultsFor["GetRecords"] {
+		if f.counts[k] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func (f *faultTransport) summary() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -242,9 +254,19 @@ func faultRun(t *testing.T, seed uint64) {
 	waitAll(t, sink, w, 30*time.Second)
 	ft.armed.Store(true)
 
-	for i := 0; i < 400; i++ {
+	// Write until every kind of fault has hit the reader at least once (and
+	// at least 400 writes), so the test proves what its name says.
+	for i := 0; i < 400 || !ft.coveredAll(); i++ {
+		if i >= 3000 {
+			t.Fatalf("not every fault kind was injected after %d writes: %s", i, ft.summary())
+		}
 		if err := w.step(ctx, ids[i%2], 25); err != nil {
 			t.Fatal(err)
+		}
+		if i%50 == 49 {
+			// Let the reader catch up so its calls (and faults) interleave
+			// with the writes rather than trail them.
+			waitAll(t, sink, w, 120*time.Second)
 		}
 	}
 	waitAll(t, sink, w, 120*time.Second)
