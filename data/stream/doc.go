@@ -16,6 +16,12 @@
 // delivered (compared as big integers), resumes AFTER_SEQUENCE_NUMBER it
 // whenever it needs a new iterator, and drops anything at or below it.
 //
+// One known limit: until a shard has delivered its first record, the only
+// position known for it is LATEST (iterators are opaque). An iterator fault
+// in that window re-opens at LATEST, so a write made during the fault could
+// be missed. On AWS that takes an expired iterator, i.e. a 15-minute stall
+// of a reader that polls 4 times a second.
+//
 // Faults: the SDK's own retries are switched off per call, so failures reach
 // the reader, which backs off with jitter and reports "reconnecting", then
 // "live" when a call succeeds again. ExpiredIterator (and DynamoDB Local's

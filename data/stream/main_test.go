@@ -193,6 +193,10 @@ func (c *collectSink) snapshot() ([]Record, []Health) {
 
 func healthString(hs []Health) string {
 	var b strings.Builder
+	if len(hs) > 30 {
+		fmt.Fprintf(&b, "(%d earlier) ", len(hs)-30)
+		hs = hs[len(hs)-30:]
+	}
 	for _, h := range hs {
 		fmt.Fprintf(&b, "[%s %s %q] ", h.Table, h.State, h.Detail)
 	}
