@@ -517,7 +517,7 @@ func (m *Model) computeKeys(es []*entry) {
 	}
 	for _, e := range es {
 		if m.sortCol < len(e.Cells) {
-			e.key = makeKey(e.Cells[m.sortCol].Text)
+			e.key = keyOf(e.Cells[m.sortCol])
 		} else {
 			e.key = sortKey{empty: true}
 		}

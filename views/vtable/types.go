@@ -33,9 +33,18 @@ type Column struct {
 
 // Cell is one value. Text is raw tenant text; the table passes it through
 // inert.Line, so callers never sanitise themselves.
+//
+// A cell sorts by its text unless it was given a sort key (SortNum,
+// SortLast): a relative time such as "3m ago" must sort by the time it
+// stands for, not by its letters.
 type Cell struct {
 	Text  string
 	Style *lipgloss.Style // optional foreground style, e.g. a status colour
+	// sort is the sort key, packed into one word because a 100k-row table
+	// holds about a million cells: 0 means "sort by Text", sortLast means
+	// "no value, sort last", anything else is ^Float64bits of the number.
+	// Both special values are NaN bit patterns, which SortNum never stores.
+	sort uint64
 }
 
 // Row is one line of the table.
