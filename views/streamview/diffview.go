@@ -223,9 +223,9 @@ func (d *diffView) flatten(name string, path []string, ov, nv types.AttributeVal
 		mask = nil
 	}
 	o, n := leafText(ov, path, mask), leafText(nv, path, mask)
-	if ov != nil && nv != nil && typeName(ov) != typeName(nv) {
-		o += " (" + typeName(ov) + ")"
-		n += " (" + typeName(nv) + ")"
+	if ov != nil && nv != nil && data.TypeName(ov) != data.TypeName(nv) {
+		o += " (" + data.TypeName(ov) + ")"
+		n += " (" + data.TypeName(nv) + ")"
 	}
 	d.rows = append(d.rows, diffRow{depth: depth, name: name, mark: mark, old: o, new: n})
 }

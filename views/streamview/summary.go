@@ -184,9 +184,9 @@ func changeSummary(t data.TableID, old, new data.Item, mask MaskFunc) string {
 			parts = append(parts, "-"+n)
 		default:
 			o, w := maskedText(ov, valueClip, []string{n}, mask), maskedText(nv, valueClip, []string{n}, mask)
-			if o == w && typeName(ov) != typeName(nv) { // S "1" vs N 1
-				o += " (" + typeName(ov) + ")"
-				w += " (" + typeName(nv) + ")"
+			if o == w && data.TypeName(ov) != data.TypeName(nv) { // S "1" vs N 1
+				o += " (" + data.TypeName(ov) + ")"
+				w += " (" + data.TypeName(nv) + ")"
 			}
 			parts = append(parts, n+": "+o+" → "+w)
 		}

@@ -145,32 +145,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
-
-// typeName is the DynamoDB type tag of a value.
-func typeName(v types.AttributeValue) string {
-	switch v.(type) {
-	case nil:
-		return ""
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberBOOL:
-		return "BOOL"
-	case *types.AttributeValueMemberNULL:
-		return "NULL"
-	case *types.AttributeValueMemberM:
-		return "M"
-	case *types.AttributeValueMemberL:
-		return "L"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
-	}
-	return "?"
-}
