@@ -146,6 +146,12 @@ func resetErr() error {
 	return &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}
 }
 
+func (f *faultTransport) count(k faultKind) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.counts[k]
+}
+
 // coveredAll: every fault kind was injected at least once.
 func (f *faultTransport) coveredAll() bool {
 	f.mu.Lock()
@@ -183,9 +189,9 @@ func TestInjectedFaultsAreTypedErrors(t *testing.T) {
 	check := func(kind faultKind, want any) {
 		t.Helper()
 		for i := 0; i < 200; i++ { // the transport picks at random: call until it picks kind
-			before := ft.counts[kind]
+			before := ft.count(kind)
 			_, err := conn.Streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String("x")}, noStreamsRetry)
-			if ft.counts[kind] == before {
+			if ft.count(kind) == before {
 				continue
 			}
 			if !errors.As(err, want) {
@@ -208,9 +214,9 @@ func TestInjectedFaultsAreTypedErrors(t *testing.T) {
 	// And the reader classifies them as intended.
 	for kind, want := range map[faultKind]fault{fExpired: faultExpired, fTrimmed: faultTrimmed, fNotFound: faultNotFound, fLimit: faultTransient, fThrottle: faultTransient, f500: faultTransient, fResetBefore: faultTransient} {
 		for i := 0; i < 500; i++ {
-			before := ft.counts[kind]
+			before := ft.count(kind)
 			_, err := conn.Streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String("x")}, noStreamsRetry)
-			if ft.counts[kind] != before {
+			if ft.count(kind) != before {
 				if got := classify(ctx, err); got != want {
 					t.Errorf("%s classified %d, want %d (%v)", kind, got, want, err)
 				}
