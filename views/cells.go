@@ -1,8 +1,10 @@
 package views
 
 import (
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"charm.land/lipgloss/v2"
 
@@ -49,4 +51,39 @@ func errorCell(text string, th themes.Theme) vtable.Cell {
 
 func warnCell(text string, th themes.Theme) vtable.Cell {
 	return vtable.Cell{Text: text, Style: sharedStyle(th.Name+"\x00warn", func() lipgloss.Style { return th.Warn })}
+}
+
+// The cells below carry a sort key beside their text, so that sorting by an
+// age or expiry column orders by the time ("5d ago" before "3m ago"), not
+// by the letters of the rendered text, and counts compare as numbers
+// without being parsed again.
+
+// timeCell shows t relative to now and sorts by its unix seconds; a missing
+// time shows "-" and sorts last in both directions.
+func timeCell(t, now time.Time) vtable.Cell {
+	return timeKey(vtable.Cell{Text: Relative(t, now)}, t)
+}
+
+// timeKey gives c (whatever its text, e.g. "expired 3m ago") t's sort key.
+func timeKey(c vtable.Cell, t time.Time) vtable.Cell {
+	if t.IsZero() {
+		return c.SortLast()
+	}
+	return c.SortNum(float64(t.Unix()) + float64(t.Nanosecond())/1e9)
+}
+
+// intCell shows and sorts a count.
+func intCell(n int64) vtable.Cell {
+	return vtable.Cell{Text: strconv.FormatInt(n, 10)}.SortNum(float64(n))
+}
+
+// floatCell shows a number in its shortest form and sorts by its value.
+func floatCell(f float64) vtable.Cell {
+	return vtable.Cell{Text: strconv.FormatFloat(f, 'f', -1, 64)}.SortNum(f)
+}
+
+// restyle gives c another style, keeping its text and sort key.
+func restyle(c vtable.Cell, with vtable.Cell) vtable.Cell {
+	c.Style = with.Style
+	return c
 }

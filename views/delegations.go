@@ -47,13 +47,13 @@ func delegationRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		{Text: g.Link},
 		{Text: g.Issuer},
 		{Text: g.Audience},
-		{Text: exp},
-		{Text: Relative(g.InsertedAt, now)},
+		timeKey(vtable.Cell{Text: exp}, g.Expiration), // never: sorts last
+		timeCell(g.InsertedAt, now),
 		{Text: g.Cause},
 	}}
 	if g.Expired(now) {
 		row.Tag, row.Dim = "!", true
-		row.Cells[3] = errorCell("expired "+exp, th)
+		row.Cells[3] = timeKey(errorCell("expired "+exp, th), g.Expiration)
 	}
 	return row
 }
@@ -72,7 +72,7 @@ func subscriptionRow(r data.Record, now time.Time, _ themes.Theme) vtable.Row {
 	s, _ := r.(data.Subscription)
 	return vtable.Row{Cells: []vtable.Cell{
 		{Text: s.Subscription}, {Text: s.Provider}, {Text: s.Customer},
-		{Text: Relative(s.InsertedAt, now)}, {Text: s.Cause},
+		timeCell(s.InsertedAt, now), {Text: s.Cause},
 	}}
 }
 
@@ -90,7 +90,7 @@ func consumerRow(r data.Record, now time.Time, _ themes.Theme) vtable.Row {
 	c, _ := r.(data.Consumer)
 	return vtable.Row{Cells: []vtable.Cell{
 		{Text: c.Consumer}, {Text: c.Provider}, {Text: c.Subscription},
-		{Text: Relative(c.InsertedAt, now)}, {Text: c.Cause},
+		timeCell(c.InsertedAt, now), {Text: c.Cause},
 	}}
 }
 

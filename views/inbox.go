@@ -2,7 +2,6 @@ package views
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -38,10 +37,10 @@ func eventRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		{Text: e.ID()},
 		{Text: e.EventType},
 		statusCell(e.Status, th),
-		{Text: Relative(e.Timestamp, now)},
-		{Text: strconv.FormatInt(e.RetryCount, 10)},
-		{Text: Relative(e.LastRetryAt, now)},
-		{Text: Relative(e.TTL, now)},
+		timeCell(e.Timestamp, now),
+		intCell(e.RetryCount),
+		timeCell(e.LastRetryAt, now),
+		timeCell(e.TTL, now),
 	}}
 }
 

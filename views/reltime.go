@@ -45,20 +45,3 @@ func shortDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dy", int(d/(365*24*time.Hour)))
 }
-
-// sortTime is a cell sort key for a time: fixed-width so that string order
-// is time order, and zero times sort first.
-func sortTime(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return fmt.Sprintf("%020d", t.UnixNano())
-}
-
-// sortInt is a cell sort key for a count.
-func sortInt(n int64) string {
-	if n < 0 {
-		return fmt.Sprintf("-%019d", -n)
-	}
-	return fmt.Sprintf("%020d", n)
-}

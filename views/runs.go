@@ -2,7 +2,6 @@ package views
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -42,16 +41,16 @@ func runRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		statusCell(g.Status, th),
 		{Text: g.UserID()},
 		{Text: g.Environment},
-		{Text: Relative(g.CreatedAt, now)},
-		{Text: Relative(g.UpdatedAt, now)},
-		{Text: strconv.FormatInt(g.NodeCount, 10)},
-		{Text: strconv.FormatInt(g.EdgeCount, 10)},
-		{Text: strconv.FormatInt(g.InternetExposedCount, 10)},
-		{Text: strconv.FormatInt(g.DatastoreCount, 10)},
+		timeCell(g.CreatedAt, now),
+		timeCell(g.UpdatedAt, now),
+		intCell(g.NodeCount),
+		intCell(g.EdgeCount),
+		intCell(g.InternetExposedCount),
+		intCell(g.DatastoreCount),
 		{Text: g.FailureReason},
 	}}
 	if g.InternetExposedCount > 0 {
-		row.Cells[8] = warnCell(row.Cells[8].Text, th)
+		row.Cells[8] = restyle(row.Cells[8], warnCell("", th))
 	}
 	return row
 }

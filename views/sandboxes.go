@@ -2,7 +2,6 @@ package views
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -38,26 +37,26 @@ func sandboxRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	s, _ := r.(data.Sandbox)
 	status := s.Status
 	cell := statusCell(status, th)
-	deadline := "-"
+	var due time.Time // only an allocated sandbox has a deadline
 	if !s.AllocatedAt.IsZero() && s.Status == data.SandboxAllocated {
-		deadline = Relative(s.AllocationDeadline(), now)
+		due = s.AllocationDeadline()
 	}
-	hours := strconv.FormatFloat(s.LabDurationHours, 'f', -1, 64)
+	deadline := timeCell(due, now)
 	row := vtable.Row{Cells: []vtable.Cell{
 		{Text: s.ID()},
 		{Text: s.Name},
 		{},
 		{Text: s.AllocatedToTrack},
-		{Text: Relative(s.AllocatedAt, now)},
-		{Text: deadline},
-		{Text: hours},
-		{Text: strconv.FormatInt(s.DeletionRetryCount, 10)},
+		timeCell(s.AllocatedAt, now),
+		deadline,
+		floatCell(s.LabDurationHours),
+		intCell(s.DeletionRetryCount),
 		{Text: s.ExternalID},
 	}}
 	if s.AllocationExpired(now) {
 		cell = errorCell(status+" (expired)", th)
 		row.Tag = "!"
-		row.Cells[5] = errorCell(deadline, th)
+		row.Cells[5] = restyle(deadline, errorCell("", th))
 	}
 	row.Cells[2] = cell
 	return row

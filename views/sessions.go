@@ -96,16 +96,16 @@ func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		statusCell(status, th),
 		{Text: s.InternalStatus},
 		{Text: s.ProjectID},
-		{Text: Relative(s.CreatedAt, now)},
-		{Text: Relative(s.ExpiresAt, now)},
+		timeCell(s.CreatedAt, now),
+		timeCell(s.ExpiresAt, now),
 		{Text: s.Region},
 		{Text: keep},
-		{Text: strconv.FormatInt(s.RetryCount, 10)},
+		intCell(s.RetryCount),
 	}}
 	// A session still RUNNING past its expiry is what on-call looks for.
 	if status == data.SessionRunning && !s.ExpiresAt.IsZero() && s.ExpiresAt.Before(now) {
 		row.Tag = "!"
-		row.Cells[5] = errorCell(row.Cells[5].Text, th)
+		row.Cells[5] = restyle(row.Cells[5], errorCell("", th))
 	}
 	return row
 }
@@ -127,9 +127,9 @@ func apiKeyRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		{Text: k.ID()},
 		{Text: k.Name},
 		statusCell(k.Status, th),
-		{Text: strconv.Itoa(1 + len(k.ProjectIDs))},
-		{Text: Relative(k.CreatedAt, now)},
-		{Text: Relative(k.LastUsedAt, now)},
+		intCell(int64(1 + len(k.ProjectIDs))),
+		timeCell(k.CreatedAt, now),
+		timeCell(k.LastUsedAt, now),
 	}}
 }
 
@@ -150,7 +150,7 @@ func contextRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		statusCell(c.Status, th),
 		{Text: c.ProjectID},
 		{Text: c.StorageKey},
-		{Text: Relative(c.UpdatedAt, now)},
+		timeCell(c.UpdatedAt, now),
 	}}
 }
 
