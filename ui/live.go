@@ -229,3 +229,26 @@ func shortDuration(d time.Duration) string {
 	}
 	return d.String()
 }
+
+// streamHealthLine is every table's stream state for the Stream pane's
+// status bar: the tables that need attention first, named with their
+// state, then the live ones, so a narrow terminal cuts the least useful
+// part: "graph-runs reconnecting · sandboxes polling · live: sessions events".
+func (m Model) streamHealthLine() string {
+	live := m.stream.Live()
+	var first, ok []string
+	for _, s := range data.Schemas() {
+		h, known := live.Health(s.ID)
+		switch {
+		case !known:
+		case h.State == stream.StateLive:
+			ok = append(ok, string(s.ID))
+		default:
+			first = append(first, string(s.ID)+" "+string(h.State))
+		}
+	}
+	if len(ok) > 0 {
+		first = append(first, "live: "+strings.Join(ok, " "))
+	}
+	return strings.Join(first, " · ")
+}

@@ -138,7 +138,7 @@ func TestLiveBatchUpdatesRowsInPlace(t *testing.T) {
 		t.Fatalf("Stream pane:\n%s", scr)
 	}
 	lines = strings.Split(scr, "\n")
-	if st := lines[len(lines)-2]; !strings.Contains(st, "sessions live") || !strings.Contains(st, "sandboxes polling") {
+	if st := lines[len(lines)-2]; !strings.Contains(st, "live: sessions events") || !strings.Contains(st, "sandboxes polling") {
 		t.Errorf("Stream pane's status bar lacks per-table health: %q", st)
 	}
 }

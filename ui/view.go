@@ -200,7 +200,7 @@ func (m Model) statusBar(w int) string {
 	case st.Note != "":
 		msg = st.Note
 	case m.active == views.PaneStream:
-		msg = m.stream.Live().HealthLine()
+		msg = m.streamHealthLine()
 	}
 	if msg != "" {
 		room := w - lipgloss.Width(left) - 3
