@@ -61,6 +61,7 @@ var actions = []action{
 	{"sort_reverse", ctxGlobal, func(m *Map) *key.Binding { return &m.SortReverse }},
 	{"pause", ctxStream, func(m *Map) *key.Binding { return &m.Pause }},
 	{"scan", ctxList, func(m *Map) *key.Binding { return &m.Scan }},
+	{"next_view", ctxList, func(m *Map) *key.Binding { return &m.NextView }},
 	{"release", ctxList, func(m *Map) *key.Binding { return &m.Release }},
 	{"retry", ctxList, func(m *Map) *key.Binding { return &m.Retry }},
 	{"mark_deletion", ctxList, func(m *Map) *key.Binding { return &m.MarkDeletion }},

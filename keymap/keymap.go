@@ -26,6 +26,9 @@ type Map struct {
 	// Data.
 	Mark, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
 	SortNext, SortReverse, Pause, Scan          key.Binding
+	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
+	// contexts).
+	NextView key.Binding
 
 	// Actions (guarded transitions) and their confirmation dialog.
 	Release, Retry, MarkDeletion, MarkFailed key.Binding
@@ -71,6 +74,7 @@ func Default() Map {
 		SortReverse: bind("reverse sort", "<"),
 		Pause:       bind("pause stream", "space"),
 		Scan:        bind("scan table", "S"),
+		NextView:    bind("sessions / API keys / contexts", "v"),
 
 		Release:      bind("release session", "x"),
 		Retry:        bind("retry event", "R"),
@@ -99,7 +103,7 @@ func (m Map) FullHelp() [][]key.Binding {
 	panes := []key.Binding{m.NextPane, m.PrevPane}
 	panes = append(panes, m.Panes[:]...)
 	panes = append(panes, m.Command, m.Filter, m.Help, m.Quit)
-	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan}
+	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan, m.NextView}
 	actions := []key.Binding{m.Release, m.Retry, m.MarkDeletion, m.MarkFailed, m.Confirm, m.Deny}
 	return [][]key.Binding{nav, panes, data, actions}
 }

@@ -94,7 +94,7 @@ func TestDefaultsMatchTheIssue(t *testing.T) {
 		"next_pane": {"tab"}, "prev_pane": {"shift+tab"}, "pane_1": {"1"}, "pane_6": {"6"},
 		"mark": {"space"}, "reload": {"r"}, "load_all": {"L"}, "cancel": {"ctrl+c"}, "copy": {"c"},
 		"release": {"x"}, "retry": {"R"}, "mark_deletion": {"D"}, "mark_failed": {"F"},
-		"confirm": {"y"}, "deny": {"n", "esc"},
+		"confirm": {"y"}, "deny": {"n", "esc"}, "next_view": {"v"},
 	}
 	for name, keys := range want {
 		if got := m.Binding(name).Keys(); !reflect.DeepEqual(got, keys) {
@@ -243,4 +243,46 @@ func contains(s []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// next_view (the Sessions pane's sub-view cycle) is an action like any
+// other: named, in the help, rebindable, and checked for clashes.
+func TestNextViewAction(t *testing.T) {
+	m := Default()
+	if !contains(ActionNames(), "next_view") || m.Binding("next_view") != &m.NextView {
+		t.Fatalf("next_view is not a named action")
+	}
+	if h := m.NextView.Help(); h.Key != "v" || h.Desc != "sessions / API keys / contexts" {
+		t.Fatalf("help %+v", h)
+	}
+	inHelp := false
+	for _, g := range m.FullHelp() {
+		for _, b := range g {
+			inHelp = inHelp || (len(b.Keys()) > 0 && b.Keys()[0] == "v" && b.Help().Desc == m.NextView.Help().Desc)
+		}
+	}
+	if !inHelp {
+		t.Fatalf("next_view missing from the generated help")
+	}
+	if err := m.Rebind("next-view", []string{"V"}); err != nil {
+		t.Fatal(err)
+	}
+	if !key.Matches(tea.KeyPressMsg{Code: 'v', Text: "V", ShiftedCode: 'V', Mod: tea.ModShift}, m.NextView) ||
+		key.Matches(tea.KeyPressMsg{Code: 'v', Text: "v"}, m.NextView) {
+		t.Fatalf("rebind to V: keys %v", m.NextView.Keys())
+	}
+	if m.NextView.Help().Key != "V" {
+		t.Fatalf("help label not updated: %+v", m.NextView.Help())
+	}
+	// A list-pane key it must not share: reload.
+	m = Default()
+	err := m.Apply(map[string][]string{"next_view": {"r"}}, map[string]int{"next_view": 3}, "c.yaml")
+	if err == nil || !strings.Contains(err.Error(), `key "r" is bound to both "reload" and "next_view"`) {
+		t.Fatalf("clash with reload: %v", err)
+	}
+	// The Stream pane never sees it, so sharing with pause is fine.
+	m = Default()
+	if err := m.Apply(map[string][]string{"next_view": {"p"}, "pause": {"p"}}, nil, "c.yaml"); err != nil {
+		t.Fatalf("stream-only clash reported: %v", err)
+	}
 }

@@ -33,9 +33,6 @@ type Sessions struct {
 	sessionID string
 
 	quota quotaState
-	// NextView cycles sessions → API keys → contexts. Pane-local: the
-	// keymap package has no action for it yet.
-	NextView key.Binding
 }
 
 // quotaState is the header's data: the project record and how many of its
@@ -157,18 +154,15 @@ func contextRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 // NewSessions builds the pane. With a project it lists that project's
 // sessions; otherwise sessions by status (default RUNNING).
 func NewSessions(c *Context, projectID, status string) *Sessions {
-	p := &Sessions{
-		base: base{ctx: c, id: PaneSessions},
-		NextView: key.NewBinding(key.WithKeys("v"),
-			key.WithHelp("v", "sessions / API keys / contexts")),
-	}
+	p := &Sessions{base: base{ctx: c, id: PaneSessions}}
 	p.lists = []*list{
 		newList(c, PaneSessions, "sessions", sessionColumns(), sessionRow),
 		newList(c, PaneSessions, "API keys", apiKeyColumns(), apiKeyRow),
 		newList(c, PaneSessions, "contexts", contextColumns(), contextRow),
 	}
-	p.lists[subAPIKeys].hint = "API keys are listed per project: :sessions <projectId>, then v"
-	p.lists[subContexts].hint = "contexts are listed per project: :sessions <projectId>, then v"
+	v := c.Keys.NextView.Help().Key // as rebound
+	p.lists[subAPIKeys].hint = "API keys are listed per project: :sessions <projectId>, then " + v
+	p.lists[subContexts].hint = "contexts are listed per project: :sessions <projectId>, then " + v
 	p.header = p.quotaLine
 	if projectID != "" {
 		p.scopeProject(projectID)
@@ -306,7 +300,7 @@ func (p *Sessions) Update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case tea.KeyPressMsg:
-		if !p.DetailOpen() && key.Matches(m, p.NextView) {
+		if !p.DetailOpen() && key.Matches(m, p.ctx.Keys.NextView) {
 			return p.show((p.cur + 1) % len(p.lists))
 		}
 		if key.Matches(m, p.ctx.Keys.Reload) && !p.DetailOpen() {
@@ -316,7 +310,9 @@ func (p *Sessions) Update(msg tea.Msg) tea.Cmd {
 	return p.base.Update(msg)
 }
 
-func (p *Sessions) Help() []key.Binding { return []key.Binding{p.NextView} }
+// Help puts the sub-view key in the footer hint of this pane (the keymap's
+// binding, so a rebinding shows).
+func (p *Sessions) Help() []key.Binding { return []key.Binding{p.ctx.Keys.NextView} }
 
 // Title names the scope: "Sessions · project p-1", "Sessions · status
 // RUNNING", "API keys · project p-1".
