@@ -39,7 +39,10 @@ type Model struct {
 	offset int // first view index on screen
 
 	highlights map[string]highlight
-	now        func() time.Time
+	// hlSweepAt is the highlight count at which expired ones are swept
+	// next (see Highlight).
+	hlSweepAt int
+	now       func() time.Time
 
 	layout layout
 	empty  string
@@ -272,10 +275,16 @@ func (m Model) Row(id string) (Row, bool) {
 func (m *Model) Highlight(id string, cols []int, until time.Time) {
 	m.init()
 	now := m.now()
-	for k, h := range m.highlights {
-		if !h.until.After(now) {
-			delete(m.highlights, k)
+	// Expired highlights are swept only when the map has doubled since the
+	// last sweep: sweeping on every call made a burst of N stream changes
+	// cost O(N²). Expired entries left meanwhile are never drawn.
+	if len(m.highlights) >= m.hlSweepAt {
+		for k, h := range m.highlights {
+			if !h.until.After(now) {
+				delete(m.highlights, k)
+			}
 		}
+		m.hlSweepAt = max(2*len(m.highlights), 64)
 	}
 	if !until.After(now) {
 		delete(m.highlights, id)
