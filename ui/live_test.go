@@ -281,3 +281,27 @@ func TestLiveDroppedRecordsReloadLists(t *testing.T) {
 		t.Fatalf("Stream pane counts %d dropped, want 5", d)
 	}
 }
+
+// TestLiveBatchRefreshesTheDialog: a stream record about the target of an
+// open confirmation reaches the dialog through the feed's batch, not only
+// through ChangesMsg.
+func TestLiveBatchRefreshesTheDialog(t *testing.T) {
+	w := newActWorld(t)
+	w.session("sess_feed", "RUNNING", "READY", fixedNow.Add(-time.Hour))
+	m := start(t, w.options(), 120, 40)
+	m = selectRow(t, m, "sess_feed")
+	m, _ = press(t, m, "x")
+	if m.Mode() != "dialog" {
+		t.Fatalf("no confirmation open (mode %s)", m.Mode())
+	}
+	now := w.set(data.TableSessions, sessKey("sess_feed"), data.Item{"internalStatus": sv("ACTIVE"), "updatedAt": sv("2026-11-21T11:30:00Z")})
+	m = batch(t, m, livefeed.BatchMsg{Records: []stream.Record{
+		{Table: data.TableSessions, EventName: "MODIFY", Keys: sessKey("sess_feed"), New: now},
+	}})
+	if out := stripANSI(m.Render()); !strings.Contains(out, "live: sess_feed changed") || !strings.Contains(out, "ACTIVE → STOPPED") {
+		t.Fatalf("dialog did not follow the batch:\n%s", out)
+	}
+	if m.stream.Live().Len() != 1 {
+		t.Fatalf("the Stream pane missed the record while the dialog was open")
+	}
+}
