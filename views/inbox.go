@@ -58,39 +58,14 @@ func NewInbox(c *Context, userID, typePrefix, statusPrefix string) *Inbox {
 func (p *Inbox) scope(userID, typePrefix, statusPrefix string) {
 	p.user, p.typePrefix, p.statusPrefix = userID, typePrefix, statusPrefix
 	u, tp, sp := userID, typePrefix, statusPrefix
-	var f fetchFunc
-	switch {
-	case tp != "" && sp != "":
-		// EventTypeIndex narrows by type; the status prefix is then applied
-		// to each page as DynamoDB applies a FilterExpression (after the key
-		// condition, pages may come back short). The store has no combined
-		// query yet; data.EventsFor describes exactly this scope.
-		sc := data.EventsFor(u, tp, sp)
-		f = func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-			res, err := pageOf(st.EventsByType(ctx, u, tp, req))
-			kept := res.recs[:0]
-			for _, r := range res.recs {
-				if sc.Matches(r.Item()) {
-					kept = append(kept, r)
-				}
-			}
-			res.recs = kept
-			return res, err
-		}
-	case tp != "":
-		f = func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-			return pageOf(st.EventsByType(ctx, u, tp, req))
-		}
-	case sp != "":
-		f = func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-			return pageOf(st.EventsByStatus(ctx, u, sp, req))
-		}
-	default:
-		f = func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-			return pageOf(st.EventsByUser(ctx, u, req))
-		}
-	}
-	p.setScope(0, data.EventsFor(u, tp, sp), f)
+	// One store call chooses the index exactly as data.EventsFor describes
+	// the scope (type → EventTypeIndex, with the status prefix as a
+	// server-side FilterExpression; status alone → StatusIndex), so the
+	// live tail's Matches and the query agree, and no row is ever narrowed
+	// client-side.
+	p.setScope(0, data.EventsFor(u, tp, sp), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+		return pageOf(st.EventsMatching(ctx, u, tp, sp, req))
+	})
 }
 
 // Show lists a user's events, optionally narrowed by prefixes.

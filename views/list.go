@@ -106,7 +106,18 @@ type loadState struct {
 	err      string
 	consumed float64
 	hasReq   bool
+
+	// empty counts consecutive pages that came back with no items but a
+	// Next: a server-side filter (the Inbox's status prefix) dropped the
+	// whole page. Such pages are followed at once, up to emptyPagesMax, so
+	// the operator does not stare at "no events" while matches exist.
+	empty int
 }
+
+// emptyPagesMax bounds the automatic follow-up of empty filtered pages:
+// each one costs read capacity, so a very sparse filter stops and waits
+// for the operator (scrolling or L) instead of reading the partition.
+const emptyPagesMax = 8
 
 var reqSeq atomic.Uint64
 
@@ -178,7 +189,7 @@ func (l *list) load() tea.Cmd {
 	l.stop()
 	l.ld.started = true
 	l.ld.err = ""
-	l.ld.pages = 0
+	l.ld.pages, l.ld.empty = 0, 0
 	l.note = ""
 	return l.request(nil, true)
 }
@@ -316,6 +327,11 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 	if l.ld.all && l.ld.next != nil {
 		return true, l.request(l.ld.next, false)
 	}
+	if len(m.res.recs) == 0 && l.ld.next != nil && l.ld.empty < emptyPagesMax {
+		l.ld.empty++
+		return true, l.request(l.ld.next, false)
+	}
+	l.ld.empty = 0
 	l.ld.loading, l.ld.all = false, false
 	if l.ld.next == nil {
 		l.ld.cancel()
