@@ -166,10 +166,14 @@ func start(f flags) error {
 	defer stopTail()
 	feed := livefeed.New(tailCtx, livefeed.Options{})
 	defer feed.Close()
-	go stream.New(conn, tables, stream.Options{
-		PollInterval: cfg.Stream.PollInterval,
-		Logf:         logger(logw, "stream"),
-	}).Run(tailCtx, feed)
+	tailDone := make(chan struct{})
+	go func() {
+		defer close(tailDone)
+		stream.New(conn, tables, stream.Options{
+			PollInterval: cfg.Stream.PollInterval,
+			Logf:         logger(logw, "stream"),
+		}).Run(tailCtx, feed)
+	}()
 
 	m := ui.New(ui.Options{
 		Store:     data.NewStore(conn, tables),
@@ -195,6 +199,13 @@ func start(f flags) error {
 	p := tea.NewProgram(m, tea.WithContext(ctx))
 	_, err = p.Run()
 	stopTail()
+	// Let the reader finish its calls before the demo server goes away (a
+	// call cut off by the server's exit only logs noise), but never hang
+	// the exit on it.
+	select {
+	case <-tailDone:
+	case <-time.After(2 * time.Second):
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
