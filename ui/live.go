@@ -11,6 +11,7 @@ import (
 	"opsdeck/data/stream"
 	"opsdeck/ui/livefeed"
 	"opsdeck/views"
+	"opsdeck/views/inert"
 )
 
 // The live tail in the root model: batches from the feed go to the Stream
@@ -186,6 +187,11 @@ func (m Model) liveLabel(p views.Pane) string {
 		return "polling every " + shortDuration(m.live.fallback)
 	case stream.StateOff:
 		return "stream off: polling every " + shortDuration(m.live.fallback)
+	case stream.StateReconnecting, stream.StateGap:
+		// Say why, briefly: the title must keep room for the pane's name.
+		if h.Detail != "" {
+			return string(h.State) + " (" + inert.Line(h.Detail, 32) + ")"
+		}
 	}
 	return string(h.State)
 }

@@ -305,3 +305,34 @@ func TestLiveBatchRefreshesTheDialog(t *testing.T) {
 		t.Fatalf("the Stream pane missed the record while the dialog was open")
 	}
 }
+
+// TestLiveTitleSaysWhy: the shown table's state in the title line follows
+// its health, with the reason when the stream is in trouble.
+func TestLiveTitleSaysWhy(t *testing.T) {
+	m := New(Options{Now: func() time.Time { return fixedNow }})
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	m = nm.(Model)
+	title := func() string { return strings.Split(stripANSI(m.Render()), "\n")[1] }
+	if strings.Contains(title(), "live") || strings.Contains(title(), "polling") {
+		t.Fatalf("a state is shown before any health report: %q", title())
+	}
+	for _, tc := range []struct {
+		h    stream.Health
+		want string
+	}{
+		{stream.Health{Table: data.TableSessions, State: stream.StateLive}, "· live"},
+		{stream.Health{Table: data.TableSessions, State: stream.StateReconnecting, Detail: "throttled"}, "reconnecting (throttled)"},
+		{stream.Health{Table: data.TableSessions, State: stream.StateGap, Detail: "records trimmed"}, "gap (records trimmed)"},
+		{stream.Health{Table: data.TableSessions, State: stream.StateOff, Detail: "stream disabled"}, "stream off: polling every 5s"},
+	} {
+		m = batch(t, m, livefeed.BatchMsg{Health: []stream.Health{tc.h}})
+		if !strings.Contains(title(), tc.want) {
+			t.Errorf("after %s the title is %q, want %q in it", tc.h.State, title(), tc.want)
+		}
+	}
+	// Another table's health does not change the Sessions pane's title.
+	m = batch(t, m, livefeed.BatchMsg{Health: []stream.Health{{Table: data.TableEvents, State: stream.StateLive}}})
+	if !strings.Contains(title(), "stream off") {
+		t.Errorf("the events table's health changed the sessions title: %q", title())
+	}
+}
