@@ -82,7 +82,7 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 	}
 	logger := logging.NewStandardLogger(w)
 
-	local := isLoopback(endpoint)
+	local := IsLoopbackEndpoint(endpoint)
 	if local && region == "" {
 		region = "us-east-1"
 	}
@@ -148,7 +148,12 @@ func ConnectLocal(ctx context.Context, endpoint string) (*Conn, error) {
 	return Connect(ctx, ConnOptions{Endpoint: endpoint, Region: "us-east-1"})
 }
 
-func isLoopback(endpoint string) bool {
+// IsLoopbackEndpoint reports whether endpoint is a URL whose host is this
+// machine (localhost or a loopback IP), as DynamoDB Local is. An empty or
+// unparsable endpoint is not: it means AWS, or a mistake, and both must be
+// treated as remote. Connect uses it to pick dummy credentials; the demo
+// uses it to refuse to seed a real account.
+func IsLoopbackEndpoint(endpoint string) bool {
 	if endpoint == "" {
 		return false
 	}

@@ -2,9 +2,6 @@ package demo
 
 import (
 	"fmt"
-	"net"
-	"net/url"
-	"strings"
 
 	"opsdeck/data"
 )
@@ -20,7 +17,7 @@ func checkTarget(conn *data.Conn, allowRemote bool) error {
 	if err := conn.CheckWrite(); err != nil {
 		return err
 	}
-	if allowRemote || isLoopbackURL(conn.Endpoint) {
+	if allowRemote || data.IsLoopbackEndpoint(conn.Endpoint) {
 		return nil
 	}
 	target := conn.Endpoint
@@ -28,20 +25,4 @@ func checkTarget(conn *data.Conn, allowRemote bool) error {
 		target = "AWS region " + conn.Region
 	}
 	return fmt.Errorf("demo: refusing to write demo data to %s (only a loopback endpoint such as DynamoDB Local is allowed)", target)
-}
-
-func isLoopbackURL(endpoint string) bool {
-	if endpoint == "" {
-		return false
-	}
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		return false
-	}
-	host := u.Hostname()
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
