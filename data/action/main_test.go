@@ -180,35 +180,7 @@ func attrN(t *testing.T, it data.Item, name string) string {
 // sameItem compares two items attribute by attribute with DynamoDB equality
 // (lists and maps recursively).
 func sameItem(a, b data.Item) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, va := range a {
-		if !sameValue(va, b[k]) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameValue(a, b types.AttributeValue) bool {
-	switch x := a.(type) {
-	case *types.AttributeValueMemberL:
-		y, ok := b.(*types.AttributeValueMemberL)
-		if !ok || len(x.Value) != len(y.Value) {
-			return false
-		}
-		for i := range x.Value {
-			if !sameValue(x.Value[i], y.Value[i]) {
-				return false
-			}
-		}
-		return true
-	case *types.AttributeValueMemberM:
-		y, ok := b.(*types.AttributeValueMemberM)
-		return ok && sameItem(x.Value, y.Value)
-	}
-	return avEqual(a, b)
+	return data.EqualValues(&types.AttributeValueMemberM{Value: a}, &types.AttributeValueMemberM{Value: b})
 }
 
 // expectGuardFailure checks a Result is a guard failure on the named clause

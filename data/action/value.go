@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -21,53 +20,10 @@ import (
 // which clause of a failed condition no longer holds; PlanFor uses it to
 // check that a plan's guard holds on the item the operator saw.
 
-// maxNumberLen bounds the text we hand to big.Float. DynamoDB numbers have at
-// most 38 significant digits, so anything longer did not come from DynamoDB.
-const maxNumberLen = 64
-
-func parseNumber(s string) (*big.Float, bool) {
-	if len(s) == 0 || len(s) > maxNumberLen {
-		return nil, false
-	}
-	// 200 bits of mantissa hold more than 38 decimal digits, so two distinct
-	// DynamoDB numbers never compare equal after conversion.
-	f, _, err := big.ParseFloat(strings.TrimSpace(s), 10, 200, big.ToNearestEven)
-	if err != nil {
-		return nil, false
-	}
-	return f, true
-}
-
-// avEqual reports whether a and b are equal the way DynamoDB's "=" sees it.
+// avEqual is DynamoDB's "=": data.EqualValues, except that a comparison with
+// a missing attribute is false, even with another missing one.
 func avEqual(a, b types.AttributeValue) bool {
-	switch x := a.(type) {
-	case *types.AttributeValueMemberS:
-		y, ok := b.(*types.AttributeValueMemberS)
-		return ok && x.Value == y.Value
-	case *types.AttributeValueMemberN:
-		y, ok := b.(*types.AttributeValueMemberN)
-		if !ok {
-			return false
-		}
-		fx, okx := parseNumber(x.Value)
-		fy, oky := parseNumber(y.Value)
-		if !okx || !oky {
-			return x.Value == y.Value
-		}
-		return fx.Cmp(fy) == 0
-	case *types.AttributeValueMemberB:
-		y, ok := b.(*types.AttributeValueMemberB)
-		return ok && bytes.Equal(x.Value, y.Value)
-	case *types.AttributeValueMemberBOOL:
-		y, ok := b.(*types.AttributeValueMemberBOOL)
-		return ok && x.Value == y.Value
-	case *types.AttributeValueMemberNULL:
-		_, ok := b.(*types.AttributeValueMemberNULL)
-		return ok
-	}
-	// Lists, maps and sets are never pinned (see pinnable), so they never
-	// reach here from a guard; treat them as unequal rather than guess.
-	return false
+	return a != nil && b != nil && data.EqualValues(a, b)
 }
 
 // avCompare orders a against b for "<" and ">". ok is false when the two
@@ -86,8 +42,8 @@ func avCompare(a, b types.AttributeValue) (cmp int, ok bool) {
 		if !ok {
 			return 0, false
 		}
-		fx, okx := parseNumber(x.Value)
-		fy, oky := parseNumber(y.Value)
+		fx, okx := data.ParseNumber(x.Value)
+		fy, oky := data.ParseNumber(y.Value)
 		if !okx || !oky {
 			return 0, false
 		}

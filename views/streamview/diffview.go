@@ -155,7 +155,7 @@ func (d *diffView) flatten(name string, path []string, ov, nv types.AttributeVal
 			mark = markAdded
 		case ov != nil && nv == nil:
 			mark = markRemoved
-		case !Equal(ov, nv):
+		case !data.EqualValues(ov, nv):
 			mark = markChanged
 		}
 		if depth == 0 {
