@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
+	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
 )
 
@@ -61,35 +62,8 @@ func newWorld(t *testing.T, ids ...data.TableID) *world {
 
 func (w *world) createTable(id data.TableID) {
 	w.t.Helper()
-	s := data.MustSchema(id)
-	defs := map[string]types.ScalarAttributeType{}
-	addDef := func(k data.KeyAttr) { defs[k.Name] = types.ScalarAttributeType(k.Type) }
-	keySchema := func(pk data.KeyAttr, sk *data.KeyAttr) []types.KeySchemaElement {
-		addDef(pk)
-		ks := []types.KeySchemaElement{{AttributeName: aws.String(pk.Name), KeyType: types.KeyTypeHash}}
-		if sk != nil {
-			addDef(*sk)
-			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(sk.Name), KeyType: types.KeyTypeRange})
-		}
-		return ks
-	}
-	in := &dynamodb.CreateTableInput{
-		TableName:   aws.String(w.tables.Name(id)),
-		KeySchema:   keySchema(s.PK, s.SK),
-		BillingMode: types.BillingModePayPerRequest,
-	}
-	for _, ix := range s.Indexes {
-		proj := &types.Projection{ProjectionType: types.ProjectionType(ix.Projection.Type)}
-		if len(ix.Projection.NonKey) > 0 {
-			proj.NonKeyAttributes = ix.Projection.NonKey
-		}
-		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, types.GlobalSecondaryIndex{
-			IndexName: aws.String(ix.Name), KeySchema: keySchema(ix.PK, ix.SK), Projection: proj,
-		})
-	}
-	for name, typ := range defs {
-		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: typ})
-	}
+	// The seed's stream settings are kept; these tests read no stream.
+	in := demo.CreateTableInput(data.MustSchema(id), w.tables.Name(id), false)
 	if _, err := w.conn.DB.CreateTable(w.ctx, in); err != nil {
 		w.t.Fatalf("create table %s: %v", *in.TableName, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,9 +12,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	ddb "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
+	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
 )
 
@@ -37,7 +36,7 @@ func testTables(t testing.TB, conn *data.Conn, ids ...data.TableID) data.Tables 
 	for _, id := range ids {
 		s := data.MustSchema(id)
 		name := tables.Name(id)
-		if _, err := conn.DB.CreateTable(ctx, createInput(s, name)); err != nil {
+		if _, err := conn.DB.CreateTable(ctx, demo.CreateTableInput(s, name, false)); err != nil {
 			t.Fatalf("create %s: %v", name, err)
 		}
 		t.Cleanup(func() {
@@ -45,46 +44,6 @@ func testTables(t testing.TB, conn *data.Conn, ids ...data.TableID) data.Tables 
 		})
 	}
 	return tables
-}
-
-func createInput(s data.TableSchema, name string) *dynamodb.CreateTableInput {
-	defs := map[string]ddb.ScalarAttributeType{}
-	add := func(k data.KeyAttr) { defs[k.Name] = ddb.ScalarAttributeType(k.Type) }
-	keySchema := func(pk data.KeyAttr, sk *data.KeyAttr) []ddb.KeySchemaElement {
-		add(pk)
-		ks := []ddb.KeySchemaElement{{AttributeName: aws.String(pk.Name), KeyType: ddb.KeyTypeHash}}
-		if sk != nil {
-			add(*sk)
-			ks = append(ks, ddb.KeySchemaElement{AttributeName: aws.String(sk.Name), KeyType: ddb.KeyTypeRange})
-		}
-		return ks
-	}
-	in := &dynamodb.CreateTableInput{
-		TableName:   aws.String(name),
-		KeySchema:   keySchema(s.PK, s.SK),
-		BillingMode: ddb.BillingModePayPerRequest,
-	}
-	for _, ix := range s.Indexes {
-		p := &ddb.Projection{ProjectionType: ddb.ProjectionType(ix.Projection.Type)}
-		if len(ix.Projection.NonKey) > 0 {
-			p.NonKeyAttributes = ix.Projection.NonKey
-		}
-		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, ddb.GlobalSecondaryIndex{
-			IndexName: aws.String(ix.Name), KeySchema: keySchema(ix.PK, ix.SK), Projection: p,
-		})
-	}
-	names := make([]string, 0, len(defs))
-	for n := range defs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		in.AttributeDefinitions = append(in.AttributeDefinitions, ddb.AttributeDefinition{AttributeName: aws.String(n), AttributeType: defs[n]})
-	}
-	if s.Stream != data.StreamNone {
-		in.StreamSpecification = &ddb.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: ddb.StreamViewType(s.Stream)}
-	}
-	return in
 }
 
 func testConn(t testing.TB, endpoint string, o data.ConnOptions) *data.Conn {
