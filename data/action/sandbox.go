@@ -110,7 +110,15 @@ func buildMarkSandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options) 
 		b.pin(seen, "allocated_at"),
 		b.pin(seen, "lab_duration_hours"),
 	}
+	sets, changes := requestDeletion(b, seen, now)
+	return clauses, sets, changes, nil
+}
 
+// requestDeletion is the write both sandbox actions end in (marking an
+// expired allocation, retrying a failed deletion): status pending_deletion,
+// stamped now, for the cleanup job to pick up. One place, so the two can
+// never drift apart.
+func requestDeletion(b *exprBuilder, seen data.Item, now time.Time) ([]setOp, []Change) {
 	vNow := b.value("now", nv(now.Unix()))
 	sets := []setOp{
 		{"status", b.value("pending_deletion", sv("pending_deletion"))},
@@ -123,7 +131,7 @@ func buildMarkSandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options) 
 		{"deletion_requested_at", show(seen["deletion_requested_at"]), stamp},
 		{"updated_at", show(seen["updated_at"]), stamp},
 	}
-	return clauses, sets, changes, nil
+	return sets, changes
 }
 
 func checkRetrySandbox(seen data.Item, _ time.Time, _ Options) error {
@@ -156,19 +164,8 @@ func buildRetrySandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options)
 		// count means a new failure the operator has not seen yet.
 		b.pin(seen, "deletion_retry_count"),
 	}
-	vNow := b.value("now", nv(now.Unix()))
-	sets := []setOp{
-		{"status", b.value("pending_deletion", sv("pending_deletion"))},
-		{"deletion_requested_at", vNow},
-		{"updated_at", vNow},
-	}
-	stamp := fmt.Sprintf("%d (%s)", now.Unix(), showTime(now, now))
-	changes := []Change{
-		{"status", show(seen["status"]), "pending_deletion"},
-		{"deletion_requested_at", show(seen["deletion_requested_at"]), stamp},
-		{"updated_at", show(seen["updated_at"]), stamp},
-		{"deletion_retry_count", show(seen["deletion_retry_count"]), show(seen["deletion_retry_count"]) + " (kept)"},
-	}
+	sets, changes := requestDeletion(b, seen, now)
+	changes = append(changes, Change{"deletion_retry_count", show(seen["deletion_retry_count"]), show(seen["deletion_retry_count"]) + " (kept)"})
 	return clauses, sets, changes, nil
 }
 
