@@ -128,19 +128,24 @@ func attrOrder(t data.TableID, a, b data.Item) []string {
 			}
 		}
 	}
-	union := map[string]bool{}
+	for _, k := range unionKeys(a, b) {
+		if !seen[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// unionKeys lists, sorted, the names in either of two images (or maps).
+func unionKeys(a, b map[string]types.AttributeValue) []string {
+	union := make(map[string]bool, len(a)+len(b))
 	for k := range a {
 		union[k] = true
 	}
 	for k := range b {
 		union[k] = true
 	}
-	for _, k := range sortedKeys(union) {
-		if !seen[k] {
-			out = append(out, k)
-		}
-	}
-	return out
+	return sortedKeys(union)
 }
 
 func (d *diffView) flatten(name string, path []string, ov, nv types.AttributeValue, compare bool) {
@@ -183,14 +188,7 @@ func (d *diffView) flatten(name string, path []string, ov, nv types.AttributeVal
 		}
 		d.rows = append(d.rows, diffRow{depth: depth, name: name, mark: mark, container: true,
 			old: containerTag("M", len(a), oIsM), new: containerTag("M", len(b), nIsM)})
-		union := map[string]bool{}
-		for k := range a {
-			union[k] = true
-		}
-		for k := range b {
-			union[k] = true
-		}
-		for _, k := range sortedKeys(union) {
+		for _, k := range unionKeys(a, b) {
 			d.flatten(k, child(path, k), a[k], b[k], compare)
 		}
 		return
