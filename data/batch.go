@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"math/big"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -171,7 +170,7 @@ func canonicalKey(k Item) string {
 			b.WriteString(v.Value)
 		case *types.AttributeValueMemberN:
 			b.WriteString("N")
-			b.WriteString(normalizeNumber(v.Value))
+			b.WriteString(canonicalNumber(v.Value)) // "4", "4.0" and "04" are one key, as in DynamoDB
 		case *types.AttributeValueMemberB:
 			b.WriteString("B")
 			b.WriteString(base64.StdEncoding.EncodeToString(v.Value))
@@ -181,13 +180,4 @@ func canonicalKey(k Item) string {
 		b.WriteByte(0)
 	}
 	return b.String()
-}
-
-// normalizeNumber makes "4", "4.0" and "04" the same key, as DynamoDB does.
-func normalizeNumber(s string) string {
-	f, ok := new(big.Float).SetPrec(256).SetString(strings.TrimSpace(s))
-	if !ok {
-		return s
-	}
-	return f.Text('g', -1)
 }

@@ -69,3 +69,28 @@ func TestEqualValues(t *testing.T) {
 		}
 	}
 }
+
+// BatchGet matches responses to requested keys by canonicalKey: a number key
+// must match whatever form it was written in.
+func TestCanonicalKeyReadsNumbersByValue(t *testing.T) {
+	n := func(s string) types.AttributeValue { return &types.AttributeValueMemberN{Value: s} }
+	same := [][2]Item{
+		{{"pk": S("a"), "sk": n("4")}, {"sk": n("4.0"), "pk": S("a")}},
+		{{"pk": n("04")}, {"pk": n("4e0")}},
+	}
+	for _, c := range same {
+		if canonicalKey(c[0]) != canonicalKey(c[1]) {
+			t.Errorf("%v and %v should be one key", c[0], c[1])
+		}
+	}
+	differ := [][2]Item{
+		{{"pk": n("4")}, {"pk": n("5")}},
+		{{"pk": n("4")}, {"pk": S("4")}},
+		{{"pk": S("a"), "sk": n("1")}, {"pk": S("a1")}},
+	}
+	for _, c := range differ {
+		if canonicalKey(c[0]) == canonicalKey(c[1]) {
+			t.Errorf("%v and %v should be different keys", c[0], c[1])
+		}
+	}
+}
