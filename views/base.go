@@ -21,10 +21,20 @@ type base struct {
 	// header, when set, renders a one-line summary above the table
 	// (Sessions: the project's quota).
 	header func(width int) string
+
+	// scan, when set, is an explicit scan's result shown instead of the
+	// query lists (scan.go); choosing a query scope drops it.
+	scan       *list
+	scanResult ScanResult
 }
 
-func (b *base) ID() PaneID          { return b.id }
-func (b *base) active() *list       { return b.lists[b.cur] }
+func (b *base) ID() PaneID { return b.id }
+func (b *base) active() *list {
+	if b.scan != nil {
+		return b.scan
+	}
+	return b.lists[b.cur]
+}
 func (b *base) Help() []key.Binding { return nil }
 
 // Init loads the shown list's first page, once.
@@ -66,10 +76,13 @@ func (b *base) SetSize(w, h int) {
 	for _, l := range b.lists {
 		l.setSize(b.w, th)
 	}
+	if b.scan != nil {
+		b.scan.setSize(b.w, th)
+	}
 }
 
 func (b *base) tableHeight() int {
-	if b.header != nil && b.h > 1 {
+	if b.header != nil && b.scan == nil && b.h > 1 {
 		return b.h - 1
 	}
 	return b.h
@@ -77,7 +90,7 @@ func (b *base) tableHeight() int {
 
 func (b *base) View() string {
 	body := b.active().view()
-	if b.header == nil || b.h <= 1 {
+	if b.header == nil || b.scan != nil || b.h <= 1 {
 		return body
 	}
 	return b.header(b.w) + "\n" + body
@@ -93,6 +106,9 @@ func (b *base) Filter() string              { return b.active().table.Filter() }
 func (b *base) Apply(changes []Change) tea.Cmd {
 	for _, l := range b.lists {
 		l.apply(changes)
+	}
+	if b.scan != nil {
+		b.scan.apply(changes)
 	}
 	return nil
 }
@@ -114,6 +130,7 @@ func (b *base) show(i int) tea.Cmd {
 		return nil
 	}
 	f := b.active().table.Filter()
+	b.dropScan()
 	b.cur = i
 	l := b.active()
 	l.table.SetFilter(f)
@@ -127,6 +144,7 @@ func (b *base) show(i int) tea.Cmd {
 func (b *base) setScope(i int, s data.Scope, f fetchFunc) {
 	l := b.lists[i]
 	l.setScope(s, f)
+	b.dropScan()
 	b.cur = i
 	l.refreshEmpty()
 }
@@ -143,17 +161,13 @@ func (b *base) reload() tea.Cmd {
 func (b *base) ids(limit int) []string {
 	var out []string
 	l := b.active()
-	for _, it := range l.items {
-		if len(out) >= limit {
-			break
+	l.eachItem(func(it data.Item) bool {
+		if r := data.Decode(l.scope.Table, it); r != nil {
+			if id := r.ID(); id != "" && !strings.ContainsAny(id, " \t") {
+				out = append(out, id)
+			}
 		}
-		r := data.Decode(l.scope.Table, it)
-		if r == nil {
-			continue
-		}
-		if id := r.ID(); id != "" && !strings.ContainsAny(id, " \t") {
-			out = append(out, id)
-		}
-	}
+		return len(out) < limit
+	})
 	return out
 }

@@ -1,0 +1,179 @@
+package views
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"opsdeck/data"
+	"opsdeck/views/vtable"
+)
+
+// The explicit Scan's place in the panes. A scan is never a scope a pane
+// falls into: the root runs data.Store.ScanTable only after the operator
+// confirmed its cost, then hands the items here. The pane shows them in a
+// list of their own, on top of its query lists, with the same columns, sort,
+// filter and detail view; choosing any query scope (a command, a sub-view)
+// drops the scan list again.
+
+// scanShape says where and how a table's scan result is shown.
+type scanShape struct {
+	pane PaneID
+	kind string
+	cols func() []vtable.Column
+	row  rowFunc
+}
+
+var scanShapes = map[data.TableID]scanShape{
+	data.TableSessions:      {PaneSessions, "sessions", sessionColumns, sessionRow},
+	data.TableProjects:      {PaneSessions, "projects", projectColumns, projectRow},
+	data.TableAPIKeys:       {PaneSessions, "API keys", apiKeyColumns, apiKeyRow},
+	data.TableContexts:      {PaneSessions, "contexts", contextColumns, contextRow},
+	data.TableGraphRuns:     {PaneRuns, "runs", runColumns, runRow},
+	data.TableEvents:        {PaneInbox, "events", eventColumns, eventRow},
+	data.TableDelegations:   {PaneDelegations, "delegations", delegationColumns, delegationRow},
+	data.TableSubscriptions: {PaneDelegations, "subscriptions", subscriptionColumns, subscriptionRow},
+	data.TableConsumers:     {PaneDelegations, "consumers", consumerColumns, consumerRow},
+	data.TableSandboxes:     {PaneSandboxes, "sandboxes", sandboxColumns, sandboxRow},
+}
+
+// ScanPane is the pane that shows the scan of table (the Wallcrawler
+// projects, which no pane lists, go to Sessions).
+func ScanPane(table data.TableID) (PaneID, bool) {
+	s, ok := scanShapes[table]
+	return s.pane, ok
+}
+
+// ScanResult is a finished or stopped scan, as the pane shows it.
+type ScanResult struct {
+	Table data.TableID
+	Items []data.Item
+	// Partial: the scan stopped before reading the whole table (Reason
+	// says why: "cancelled" or the error line). The items read are kept.
+	Partial  bool
+	Reason   string
+	Consumed float64 // read capacity the scan consumed, in RCUs
+	Segments int
+	Estimate int64 // DescribeTable's approximate item count; 0 unknown
+}
+
+// Scanner is what the root needs from a pane to scan: which table `S`
+// scans, where the result goes, and whether a scan result is shown now.
+type Scanner interface {
+	ScanTarget() (data.TableID, bool)
+	ShowScan(r ScanResult)
+	ShownScan() (ScanResult, bool)
+	ScanTitle() (string, bool)
+}
+
+var _ Scanner = (*base)(nil)
+
+// defaultTables is the table each pane's lists read, by list index, for
+// `S` before a list has a scope (Runs before a user is chosen).
+var defaultTables = map[PaneID][]data.TableID{
+	PaneSessions:    {data.TableSessions, data.TableAPIKeys, data.TableContexts},
+	PaneRuns:        {data.TableGraphRuns},
+	PaneInbox:       {data.TableEvents},
+	PaneDelegations: {data.TableDelegations, data.TableSubscriptions, data.TableConsumers},
+	PaneSandboxes:   {data.TableSandboxes},
+}
+
+// ScanTarget is the table the shown list reads: the one `S` offers to scan.
+func (b *base) ScanTarget() (data.TableID, bool) {
+	l := b.active()
+	if l.hasScope && l.scope.Table != "" {
+		return l.scope.Table, true
+	}
+	if ts := defaultTables[b.id]; b.cur < len(ts) {
+		return ts[b.cur], true
+	}
+	return "", false
+}
+
+// ShowScan shows a scan's items in a list of their own and makes it the
+// shown list. The rows are decoded and rendered exactly as a query's.
+func (b *base) ShowScan(r ScanResult) {
+	shape, ok := scanShapes[r.Table]
+	if !ok {
+		return
+	}
+	if b.scan != nil {
+		b.scan.stop()
+	}
+	l := newList(b.ctx, b.id, shape.kind, shape.cols(), shape.row)
+	// The whole table is the scope, so the live tail keeps the rows current;
+	// there is no fetch: `r` must not re-scan silently (the root asks again).
+	l.scope, l.hasScope = data.Scope{Table: r.Table}, true
+	recs := make([]data.Record, 0, len(r.Items))
+	for _, it := range r.Items {
+		if rec := data.Decode(r.Table, it); rec != nil {
+			recs = append(recs, rec)
+		}
+	}
+	// The items enter through the same path as a query's last page, so
+	// they are stored, rendered and marked exactly like query rows.
+	l.ld.lctx, l.ld.cancel = context.WithCancel(context.Background())
+	l.ld.req, l.ld.started = reqSeq.Add(1), true
+	l.onPage(pageMsg{pane: b.id, req: l.ld.req, fresh: true, res: fetched{recs: recs, consumed: r.Consumed}})
+	rows := l.table.Len()
+	l.note = scanNote(r, rows)
+	b.scan, b.scanResult = l, r
+	b.scanResult.Items = nil // the list holds them; keep no second copy
+	l.setSize(b.w, b.tableHeight())
+	l.refreshEmpty()
+}
+
+// ShownScan is the scan shown now (without its items), if any.
+func (b *base) ShownScan() (ScanResult, bool) {
+	if b.scan == nil {
+		return ScanResult{}, false
+	}
+	return b.scanResult, true
+}
+
+// ScanTitle is the pane title while a scan is shown: it must never pass
+// for a query scope, so it says "scan", the table when the pane usually
+// shows another one, and whether all items were read.
+func (b *base) ScanTitle() (string, bool) {
+	if b.scan == nil {
+		return "", false
+	}
+	r := b.scanResult
+	what := "scan"
+	if ts := defaultTables[b.id]; len(ts) == 0 || ts[0] != r.Table {
+		what += " of " + string(r.Table)
+	}
+	n := b.scan.table.Len()
+	if r.Partial {
+		of := ""
+		if r.Estimate > 0 {
+			of = " of ~" + strconv.FormatInt(r.Estimate, 10)
+		}
+		return fmt.Sprintf("%s · %s (PARTIAL: %d%s items, %s)", b.id.Name(), what, n, of, r.Reason), true
+	}
+	return fmt.Sprintf("%s · %s (all items, %d)", b.id.Name(), what, n), true
+}
+
+// scanNote is the status-bar line under a scan result.
+func scanNote(r ScanResult, rows int) string {
+	rcu := strconv.FormatFloat(r.Consumed, 'f', -1, 64)
+	if r.Partial {
+		return fmt.Sprintf("partial scan of %s (%s): %d items kept, %s RCU consumed — r scans again (asks first)", r.Table, r.Reason, rows, rcu)
+	}
+	return fmt.Sprintf("scan of %s: %d items, %s RCU consumed — r scans again (asks first)", r.Table, rows, rcu)
+}
+
+// dropScan leaves the scan result: a query scope was chosen.
+func (b *base) dropScan() {
+	if b.scan != nil {
+		b.scan.stop()
+	}
+	b.scan, b.scanResult = nil, ScanResult{}
+	if b.h > 0 {
+		// The header (Sessions' quota) comes back and takes its line.
+		th := b.tableHeight()
+		for _, l := range b.lists {
+			l.setSize(b.w, th)
+		}
+	}
+}

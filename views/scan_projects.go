@@ -1,0 +1,45 @@
+package views
+
+import (
+	"strconv"
+	"time"
+
+	"opsdeck/data"
+	"opsdeck/themes"
+	"opsdeck/views/vtable"
+)
+
+// Wallcrawler projects have no index to list them by: the only way to see
+// them all is an explicit scan, shown in the Sessions pane with these
+// columns.
+
+func projectColumns() []vtable.Column {
+	return []vtable.Column{
+		{Key: "project", Title: "PROJECT", Width: 14, Flex: 2, Priority: 10},
+		{Key: "name", Title: "NAME", Width: 10, Flex: 2, Priority: 7},
+		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
+		{Key: "owner", Title: "OWNER", Width: 10, Flex: 1, Priority: 5},
+		{Key: "concurrency", Title: "QUOTA", Width: 5, Align: vtable.Right, Priority: 8},
+		{Key: "timeout", Title: "TIMEOUT", Width: 7, Align: vtable.Right, Priority: 3},
+		{Key: "tier", Title: "TIER", Width: 8, Priority: 4},
+		{Key: "created", Title: "CREATED", Width: 9, Priority: 6},
+	}
+}
+
+func projectRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
+	p, _ := r.(data.Project)
+	timeout := ""
+	if p.DefaultTimeout > 0 {
+		timeout = p.DefaultTimeout.String()
+	}
+	return vtable.Row{Cells: []vtable.Cell{
+		{Text: p.ProjectID},
+		{Text: p.Name},
+		statusCell(p.Status, th),
+		{Text: p.OwnerID},
+		{Text: strconv.FormatInt(p.Concurrency, 10)},
+		{Text: timeout},
+		{Text: p.BillingTier},
+		{Text: Relative(p.CreatedAt, now)},
+	}}
+}
