@@ -25,6 +25,7 @@ const (
 	VerbSandboxes     Verb = "sandboxes"
 	VerbStream        Verb = "stream"
 	VerbAudit         Verb = "audit"
+	VerbScan          Verb = "scan"
 	VerbQuit          Verb = "q"
 )
 
@@ -43,6 +44,8 @@ type Command struct {
 	// type prefix selects EventTypeIndex and the status prefix then becomes
 	// a server-side filter on status#timestamp.
 	Type, Status string
+	// Segments is :scan's parallelism (segments=N), 1 when not given.
+	Segments int
 }
 
 // verbSpec describes what a verb accepts; the parser, the completion and the
@@ -72,6 +75,7 @@ var verbs = []verbSpec{
 	{verb: VerbSandboxes, usage: ":sandboxes [status=S|track=T|key=K]", opts: []string{"status", "track", "key"}},
 	{verb: VerbStream, usage: ":stream [table]", arg: "optional"},
 	{verb: VerbAudit, usage: ":audit [n]", arg: "optional"},
+	{verb: VerbScan, usage: ":scan <table> [segments=N]", arg: "required", opts: []string{"segments"}},
 	{verb: VerbQuit, aliases: []string{"quit", "q!"}, usage: ":q"},
 }
 
@@ -169,6 +173,9 @@ func ParseCommand(line string) (Command, error) {
 	if spec.argOrOpt && cmd.Arg != "" && cmd.Opt != "" {
 		return Command{}, usage("give a project id or %s=, not both", cmd.Opt)
 	}
+	if spec.verb == VerbScan {
+		return scanCommand(cmd, usage)
+	}
 	if spec.verb == VerbStream && cmd.Arg != "" {
 		id, ok := tableID(cmd.Arg)
 		if !ok {
@@ -183,7 +190,7 @@ func ParseCommand(line string) (Command, error) {
 // '=' somewhere (base64 ids do): only the option names of some verb count.
 func isOptKey(k string) bool {
 	switch strings.ToLower(k) {
-	case "status", "type", "track", "key":
+	case "status", "type", "track", "key", "segments":
 		return true
 	}
 	return false
@@ -340,7 +347,7 @@ func Complete(line string, ids func(Verb) []string) []string {
 			for _, o := range spec.opts {
 				cands = append(cands, o+"=")
 			}
-			if spec.verb == VerbStream {
+			if spec.verb == VerbStream || spec.verb == VerbScan {
 				cands = append(cands, tableNames()...)
 			} else if spec.arg != "" && ids != nil {
 				cands = append(cands, ids(spec.verb)...)

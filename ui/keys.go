@@ -77,6 +77,9 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if id, ok := m.isPaneKey(k); ok {
 		return m, m.switchTo(id)
 	}
+	if sm, cmd, ok := m.scanKey(k); ok {
+		return sm, cmd
+	}
 	if am, cmd, ok := m.actionKey(k); ok {
 		return am, cmd
 	}

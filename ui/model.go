@@ -169,6 +169,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case actionMsg:
 		return m.onActionMsg(msg)
+	case scanMsg:
+		return m.onScan(msg)
 	case OpenDialogMsg:
 		if msg.Dialog != nil {
 			m.dialog, m.mode = msg.Dialog, modeDialog

@@ -61,6 +61,8 @@ func (m Model) run(line string) (tea.Model, tea.Cmd) {
 		return m, m.sandboxes.Show(cmd.Opt, cmd.Value)
 	case VerbAudit:
 		return m.openAudit(cmd.Arg)
+	case VerbScan:
+		return m.openScan(data.TableID(cmd.Arg), cmd.Segments)
 	case VerbStream:
 		m.active = views.PaneStream
 		return m, m.stream.Show(data.TableID(cmd.Arg))

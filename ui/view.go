@@ -159,7 +159,7 @@ func (m Model) titleLine(w int) string {
 	right := inert.String(strings.Join(info, " · "))
 	rw := lipgloss.Width(right)
 	titleW := max(w-rw-2, 8)
-	title := inert.Line(p.Title(), titleW)
+	title := inert.Line(paneTitle(p), titleW)
 	gap := max(w-lipgloss.Width(title)-rw, 1)
 	return fitLine(th.Title.Render(title)+strings.Repeat(" ", gap)+th.Muted.Render(right), w)
 }

@@ -1,0 +1,293 @@
+package ui
+
+import (
+	"context"
+	"strconv"
+	"sync/atomic"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+	"opsdeck/views"
+	"opsdeck/views/inert"
+)
+
+// The explicit Scan. Everything else in opsdeck reads through Query; a Scan
+// reads and bills the whole table, so it happens only here, only after the
+// operator saw its estimated cost and answered y, with a progress bar and a
+// way to stop it. Nothing else in ui calls Store.ScanTable.
+
+// Segment bounds for `:scan ... segments=N`. DynamoDB accepts up to a
+// million, but each segment is a goroutine and a stream of requests from
+// this terminal; 64 already outruns any table an operator would scan by hand.
+const (
+	defaultScanSegments = 1
+	maxScanSegments     = 64
+)
+
+// scanMsg is every message of the scan machinery; the root routes them all
+// to onScan.
+type scanMsg interface{ isScanMsg() }
+
+// scanEstimateMsg carries DescribeTable's figures for the dialog.
+type scanEstimateMsg struct {
+	req uint64
+	est data.ScanEstimate
+	err error
+}
+
+// scanProgressMsg is the latest progress of a running scan; run lets the
+// root wait for the next one.
+type scanProgressMsg struct {
+	req uint64
+	p   data.ScanProgress
+	run *scanRun
+}
+
+// scanDoneMsg is a scan's end: all items, or those read before it was
+// cancelled or failed (err says which).
+type scanDoneMsg struct {
+	req   uint64
+	table data.TableID
+	items []data.Item
+	last  data.ScanProgress
+	err   error
+}
+
+// scanClosedMsg: the dialog was answered No (or closed while estimating);
+// nothing was scanned.
+type scanClosedMsg struct{ req uint64 }
+
+func (scanEstimateMsg) isScanMsg() {}
+func (scanProgressMsg) isScanMsg() {}
+func (scanDoneMsg) isScanMsg()     {}
+func (scanClosedMsg) isScanMsg()   {}
+
+var scanSeq atomic.Uint64
+
+// openScan opens the cost dialog for a scan of table and asks for the
+// estimate. Read-only mode allows it: a scan only reads.
+func (m Model) openScan(table data.TableID, segments int) (tea.Model, tea.Cmd) {
+	st := m.ctx.Store
+	if st == nil {
+		m.setFlash("scan: no database connection", true)
+		return m, nil
+	}
+	if _, ok := views.ScanPane(table); !ok {
+		m.setFlash("scan: unknown table \""+inert.String(string(table))+"\"", true)
+		return m, nil
+	}
+	segments = min(max(segments, 1), maxScanSegments)
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &scanDialog{
+		req:      scanSeq.Add(1),
+		table:    table,
+		physical: m.ctx.Tables.Name(table),
+		segments: segments,
+		state:    scanEstimating,
+		cancel:   cancel,
+		store:    st,
+		confirm:  enabled(m.ctx.Keys.Confirm),
+		deny:     enabled(m.ctx.Keys.Deny),
+		stop:     enabled(m.ctx.Keys.Cancel),
+		theme:    m.ctx.Theme,
+		under:    m.panes[m.active].View,
+	}
+	m.dialog, m.mode = d, modeDialog
+	req := d.req
+	return m, func() tea.Msg {
+		est, err := st.EstimateScan(ctx, table)
+		return scanEstimateMsg{req: req, est: est, err: err}
+	}
+}
+
+// onScan applies a scan message to the dialog it belongs to; a message for
+// a dialog that is gone (or another scan) is dropped, except the end of a
+// scan, whose items were paid for and are shown anyway.
+func (m Model) onScan(msg scanMsg) (tea.Model, tea.Cmd) {
+	d, _ := m.dialog.(*scanDialog)
+	switch msg := msg.(type) {
+	case scanEstimateMsg:
+		if d != nil && d.req == msg.req && d.state == scanEstimating {
+			d.estimated(msg.est, msg.err)
+		}
+		return m, nil
+	case scanProgressMsg:
+		if d != nil && d.req == msg.req {
+			d.prog = msg.p
+		}
+		return m, msg.run.wait(msg.req)
+	case scanClosedMsg:
+		m.setFlash("scan not run: nothing was read", false)
+		return m, nil
+	case scanDoneMsg:
+		if d != nil && d.req == msg.req {
+			m.dialog, m.mode = nil, modeNormal
+		}
+		return m.showScan(msg, d)
+	}
+	return m, nil
+}
+
+// showScan puts a scan's items into the pane for its table and says what
+// the scan cost.
+func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
+	rcu := formatRCU(msg.last.Consumed)
+	partial := msg.err != nil
+	reason := ""
+	if partial {
+		reason = "cancelled"
+		if !data.IsCancelled(msg.err) {
+			reason = "failed: " + data.Describe(msg.err)
+		}
+	}
+	if partial && len(msg.items) == 0 {
+		m.setFlash("scan of "+string(msg.table)+" "+reason+" before any item was read ("+rcu+" RCU consumed)", !data.IsCancelled(msg.err))
+		return m, nil
+	}
+	id, _ := views.ScanPane(msg.table)
+	p, ok := m.panes[id].(views.Scanner)
+	if !ok {
+		return m, nil
+	}
+	res := views.ScanResult{
+		Table: msg.table, Items: msg.items, Partial: partial, Reason: reason,
+		Consumed: msg.last.Consumed, Segments: msg.last.Segments, Estimate: msg.last.Total,
+	}
+	if d != nil {
+		res.Segments = d.segments
+		if res.Estimate == 0 {
+			res.Estimate = d.est.ItemCount
+		}
+	}
+	p.ShowScan(res)
+	m.active = id
+	if partial {
+		m.setFlash("PARTIAL scan of "+string(msg.table)+" ("+reason+"): "+plural(len(msg.items), "item")+" kept, "+rcu+" RCU consumed", !data.IsCancelled(msg.err))
+	} else {
+		m.setFlash("scan of "+string(msg.table)+": "+plural(len(msg.items), "item")+", "+rcu+" RCU consumed", false)
+	}
+	return m, nil
+}
+
+// scanRun connects a running scan's goroutine to the program: the latest
+// progress (older ones are dropped — only the newest matters on screen) and
+// the end.
+type scanRun struct {
+	progress chan data.ScanProgress
+	done     chan scanDoneMsg
+}
+
+// startScan runs the scan in a goroutine started by the returned Cmd, which
+// then waits for the first progress or the end. Everything it uses is
+// passed in, never read from the model.
+func startScan(ctx context.Context, st *data.Store, table data.TableID, segments int, req uint64) tea.Cmd {
+	run := &scanRun{progress: make(chan data.ScanProgress, 1), done: make(chan scanDoneMsg, 1)}
+	return func() tea.Msg {
+		go func() {
+			var last data.ScanProgress
+			// ScanTable calls this from one goroutine at a time.
+			report := func(p data.ScanProgress) {
+				last = p
+				select {
+				case run.progress <- p:
+				default:
+					select {
+					case <-run.progress:
+					default:
+					}
+					select {
+					case run.progress <- p:
+					default:
+					}
+				}
+			}
+			items, err := st.ScanTable(ctx, table, segments, report)
+			run.done <- scanDoneMsg{req: req, table: table, items: items, last: last, err: err}
+		}()
+		return run.wait(req)()
+	}
+}
+
+// wait blocks until the scan reports progress or ends.
+func (r *scanRun) wait(req uint64) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case d := <-r.done:
+			return d
+		case p := <-r.progress:
+			return scanProgressMsg{req: req, p: p, run: r}
+		}
+	}
+}
+
+// scanKey handles S (scan the table the pane shows) and r on a scan result
+// (scan again — through the dialog, never silently).
+func (m Model) scanKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
+	km := m.ctx.Keys
+	isScan, isReload := key.Matches(k, km.Scan), key.Matches(k, km.Reload)
+	if !isScan && !isReload {
+		return m, nil, false
+	}
+	p, ok := m.panes[m.active].(views.Scanner)
+	if !ok {
+		return m, nil, false
+	}
+	if d, ok := m.panes[m.active].(interface{ DetailOpen() bool }); ok && d.DetailOpen() {
+		return m, nil, false
+	}
+	if isReload {
+		r, shown := p.ShownScan()
+		if !shown {
+			return m, nil, false
+		}
+		nm, cmd := m.openScan(r.Table, r.Segments)
+		return nm.(Model), cmd, true
+	}
+	table, ok := p.ScanTarget()
+	if !ok {
+		return m, nil, false
+	}
+	nm, cmd := m.openScan(table, defaultScanSegments)
+	return nm.(Model), cmd, true
+}
+
+// paneTitle is the title line's text: a scan result says so, so that it
+// never passes for a query scope.
+func paneTitle(p views.Pane) string {
+	if s, ok := p.(views.Scanner); ok {
+		if t, shown := s.ScanTitle(); shown {
+			return t
+		}
+	}
+	return p.Title()
+}
+
+// scanCommand validates :scan's table and segments=N. usage formats an
+// error with the verb's usage line.
+func scanCommand(cmd Command, usage func(string, ...any) error) (Command, error) {
+	id, ok := tableID(cmd.Arg)
+	if !ok {
+		return Command{}, usage("unknown table \"%s\" (tab completes table names)", inert.String(cmd.Arg))
+	}
+	cmd.Arg = string(id)
+	cmd.Segments = defaultScanSegments
+	if cmd.Opt == "segments" {
+		n, err := strconv.Atoi(cmd.Value)
+		if err != nil || n < 1 || n > maxScanSegments {
+			return Command{}, usage("segments= must be a whole number from 1 to %d (got \"%s\")", maxScanSegments, inert.Line(cmd.Value, 20))
+		}
+		cmd.Segments = n
+	}
+	cmd.Opt, cmd.Value = "", ""
+	return cmd, nil
+}
+
+// enabled is b switched on: read-only mode disables the shared y/n
+// bindings (they answer write actions), but a scan is a read and its dialog
+// must still hear them.
+func enabled(b key.Binding) key.Binding {
+	b.SetEnabled(true)
+	return b
+}
