@@ -352,6 +352,20 @@ func seenCond(cond *[]string, names map[string]string, vals Item, attr string, s
 	}
 }
 
+// written is the report of a step whose last act was one conditional write.
+// A failed condition (ok false, no error) means someone, often the operator,
+// changed the item after we read it: the step is skipped, not failed, so the
+// simulator never overwrites a concurrent change.
+func written(rep StepReport, ok bool, err error) (StepReport, error) {
+	if err != nil {
+		return rep, err
+	}
+	if !ok {
+		return skipped(rep, changedUnderUs), nil
+	}
+	return rep, nil
+}
+
 func skipped(rep StepReport, reason string) StepReport {
 	rep.Skipped, rep.Reason = true, reason
 	return rep

@@ -128,11 +128,5 @@ func (s *Simulator) moveEvent(ctx context.Context, seen Item, to string, retry b
 	seenCond(&cond, names, vals, "retry_count", seen)
 	seenCond(&cond, names, vals, "status#timestamp", seen)
 	ok, err := s.update(ctx, data.TableEvents, key, set, join(cond), names, vals)
-	if err != nil {
-		return rep, err
-	}
-	if !ok {
-		return skipped(rep, changedUnderUs), nil
-	}
-	return rep, nil
+	return written(rep, ok, err)
 }

@@ -82,11 +82,5 @@ func (s *Simulator) moveRun(ctx context.Context, seen Item, to string) (StepRepo
 	seenCond(&cond, names, vals, "status", seen)
 	seenCond(&cond, names, vals, "updatedAt", seen)
 	ok, err := s.update(ctx, data.TableGraphRuns, key, set, join(cond), names, vals)
-	if err != nil {
-		return rep, err
-	}
-	if !ok {
-		return skipped(rep, changedUnderUs), nil
-	}
-	return rep, nil
+	return written(rep, ok, err)
 }

@@ -74,13 +74,7 @@ func (s *Simulator) sandboxAllocate(ctx context.Context) (StepReport, error) {
 	ok, err := s.update(ctx, data.TableSandboxes, sandboxKey(it),
 		"SET #status = :allocated, allocated_to_track = :track_id, allocated_at = :now, idempotency_key = :idem_key, updated_at = :now",
 		join(cond), names, vals)
-	if err != nil {
-		return rep, err
-	}
-	if !ok {
-		return skipped(rep, changedUnderUs), nil
-	}
-	return rep, nil
+	return written(rep, ok, err)
 }
 
 // sandboxMark is the owning track's POST /mark-for-deletion, inside the
@@ -116,13 +110,7 @@ func (s *Simulator) sandboxMark(ctx context.Context) (StepReport, error) {
 	ok, err := s.update(ctx, data.TableSandboxes, sandboxKey(it),
 		"SET #status = :pending_deletion, deletion_requested_at = :now, updated_at = :now",
 		join(cond), names, vals)
-	if err != nil {
-		return rep, err
-	}
-	if !ok {
-		return skipped(rep, changedUnderUs), nil
-	}
-	return rep, nil
+	return written(rep, ok, err)
 }
 
 // sandboxCleanup is the cleanup job: a pending deletion is deleted from the
@@ -173,13 +161,7 @@ func (s *Simulator) sandboxCleanup(ctx context.Context) (StepReport, error) {
 			ok, err = s.update(ctx, data.TableSandboxes, key,
 				"SET #status = :to, updated_at = :now, deletion_requested_at = :now", join(cond), names, vals)
 		}
-		if err != nil {
-			return rep, err
-		}
-		if !ok {
-			return skipped(rep, changedUnderUs), nil
-		}
-		return rep, nil
+		return written(rep, ok, err)
 	}
 	return StepReport{}, errNothingToDo
 }

@@ -201,13 +201,7 @@ func (s *Simulator) moveSession(ctx context.Context, key, seen Item, from, to st
 	seenCond(&cond, names, cvals, "internalStatus", seen)
 	seenCond(&cond, names, cvals, "updatedAt", seen)
 	ok, err := s.update(ctx, data.TableSessions, key, set, join(cond), names, cvals)
-	if err != nil {
-		return rep, err
-	}
-	if !ok {
-		return skipped(rep, changedUnderUs), nil
-	}
-	return rep, nil
+	return written(rep, ok, err)
 }
 
 // sessionExpire does what TTL and the controller's timer do where the server
@@ -249,13 +243,7 @@ func (s *Simulator) sessionExpire(ctx context.Context) (StepReport, error) {
 			seenCond(&cond, cnames, vals, "expiresAt", it)
 			seenCond(&cond, cnames, vals, "updatedAt", it)
 			ok, err := s.deleteIf(ctx, data.TableSessions, key, join(cond), cnames, vals)
-			if err != nil {
-				return rep, err
-			}
-			if !ok {
-				return skipped(rep, changedUnderUs), nil
-			}
-			return rep, nil
+			return written(rep, ok, err)
 		}
 	}
 	return StepReport{}, errNothingToDo
