@@ -28,10 +28,13 @@ type list struct {
 	cols  []vtable.Column
 	rowOf rowFunc
 	table vtable.Model
-	// items maps row id → raw item. Records are decoded again when needed
-	// (detail, selection): keeping every decoded record too would double
-	// the memory of a 100k-row list.
-	items map[string]data.Item
+	// items maps row id → where its raw item is kept; blocks keeps them,
+	// compressed a page at a time (itemstore.go). Records are decoded
+	// again when needed (detail, selection): keeping 100k decoded records,
+	// or even 100k items as SDK values, would not fit the memory budget.
+	items  map[string]itemLoc
+	blocks itemBlocks
+	texts  cellTexts // shared cell strings (celltext.go)
 
 	// scope is what the current query lists (for titles and the live tail);
 	// fetch runs it. hint is shown instead of rows when there is no scope
@@ -142,7 +145,8 @@ func (m pageMsg) PaneID() PaneID     { return m.pane }
 func (m estimateMsg) PaneID() PaneID { return m.pane }
 
 func newList(c *Context, pane PaneID, kind string, cols []vtable.Column, rowOf rowFunc) *list {
-	l := &list{ctx: c, pane: pane, kind: kind, cols: cols, rowOf: rowOf, items: map[string]data.Item{}}
+	l := &list{ctx: c, pane: pane, kind: kind, cols: cols, rowOf: rowOf}
+	l.resetItems(0)
 	l.table = vtable.New(cols, c.Theme)
 	l.table.SetNow(c.Now)
 	return l
@@ -155,7 +159,7 @@ func (l *list) setScope(s data.Scope, f fetchFunc) {
 	l.stop()
 	l.scope, l.fetch, l.hasScope = s, f, true
 	l.ld = loadState{}
-	l.items = map[string]data.Item{}
+	l.resetItems(0)
 	l.table.SetRows(nil)
 	l.table.ClearMarks()
 	l.closeDetail()
@@ -300,25 +304,30 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 	l.ld.next = m.res.next
 	now, th := l.ctx.now(), l.ctx.Theme
 	if m.fresh {
-		rows := make([]vtable.Row, 0, len(m.res.recs))
-		l.items = make(map[string]data.Item, len(m.res.recs))
-		for _, r := range m.res.recs {
-			row := l.row(r, now, th)
-			rows = append(rows, row)
-		}
+		l.resetItems(len(m.res.recs))
+	}
+	rows := make([]vtable.Row, 0, len(m.res.recs))
+	ids := make([]string, 0, len(m.res.recs))
+	items := make([]data.Item, 0, len(m.res.recs))
+	for _, r := range m.res.recs {
+		row := l.renderRow(r, now, th, len(l.items)+len(rows))
+		rows = append(rows, row)
+		ids = append(ids, row.ID)
+		items = append(items, r.Item())
+	}
+	l.putPage(ids, items)
+	if m.fresh {
 		l.table.SetRows(rows)
 	} else {
 		// A merge into the shown order, not one insert per row: load-all
 		// of 100k rows stays linear.
-		rows := make([]vtable.Row, 0, len(m.res.recs))
-		for _, r := range m.res.recs {
-			rows = append(rows, l.row(r, now, th))
-		}
 		l.table.Append(rows)
 	}
 	if l.selectID != "" {
-		for id, it := range l.items {
-			if r := data.Decode(l.scope.Table, it); r != nil && r.ID() == l.selectID && l.table.Select(id) {
+		// Only this page can hold it: earlier pages were looked at when
+		// they came.
+		for i, r := range m.res.recs {
+			if r.ID() == l.selectID && l.table.Select(ids[i]) {
 				l.selectID = ""
 				break
 			}
@@ -340,14 +349,23 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 	return true, nil
 }
 
-// row renders a record and remembers it under its row id.
+// row renders a record and keeps its item, uncompressed, under its row id
+// (for rows that come one by one; pages go through putPage).
 func (l *list) row(r data.Record, now time.Time, th themes.Theme) vtable.Row {
+	row := l.renderRow(r, now, th, len(l.items))
+	l.putItem(row.ID, r.Item())
+	return row
+}
+
+// renderRow renders a record with its row id (seq numbers a row whose item
+// has no usable key).
+func (l *list) renderRow(r data.Record, now time.Time, th themes.Theme, seq int) vtable.Row {
 	row := l.rowOf(r, now, th)
-	row.ID = rowID(r.Table(), r.Item(), len(l.items))
+	l.texts.share(&row)
+	row.ID = rowID(r.Table(), r.Item(), seq)
 	if row.Tag == "" && len(r.Issues()) > 0 {
 		row.Tag = "?"
 	}
-	l.items[row.ID] = r.Item()
 	return row
 }
 
@@ -415,7 +433,7 @@ func (l *list) update(msg tea.Msg) tea.Cmd {
 
 func (l *list) selectedRecord() (data.Record, string, bool) {
 	id := l.table.SelectedID()
-	it, ok := l.items[id]
+	it, ok := l.getItem(id)
 	if !ok || id == "" {
 		return nil, "", false
 	}
@@ -508,7 +526,7 @@ func (l *list) marked() ([]data.Item, int) {
 	ids := l.table.Marked()
 	out := make([]data.Item, 0, len(ids))
 	for _, id := range ids {
-		if it, ok := l.items[id]; ok {
+		if it, ok := l.getItem(id); ok {
 			out = append(out, it)
 		}
 	}
@@ -538,8 +556,8 @@ func (l *list) apply(changes []Change) {
 			l.upsertLive(id, rec, now, th)
 			continue
 		}
-		if old, ok := l.items[id]; ok {
-			delete(l.items, id)
+		if old, ok := l.getItem(id); ok {
+			l.dropItem(id)
 			l.table.Remove(id)
 			if c.TTL {
 				l.note = ttlNote(c.Table, old, l.kind)

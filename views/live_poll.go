@@ -169,7 +169,7 @@ func (l *list) pollDone(m PollMsg) {
 	}
 	for id := range l.items {
 		if !seen[id] && !strings.HasPrefix(id, "\x00") {
-			delete(l.items, id)
+			l.dropItem(id)
 			l.table.Remove(id)
 			if l.detailID == id {
 				l.closeDetail()
@@ -189,7 +189,7 @@ func (l *list) upsertLive(id string, rec data.Record, now time.Time, th themes.T
 	if row.Tag == "" && len(rec.Issues()) > 0 {
 		row.Tag = "?"
 	}
-	l.items[id] = rec.Item()
+	l.putItem(id, rec.Item())
 	if l.detailID == id && l.detail != nil {
 		l.detail.SetItem(rec.Item())
 	}

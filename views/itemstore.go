@@ -1,0 +1,225 @@
+package views
+
+import (
+	"bytes"
+	"compress/flate"
+	"io"
+	"sync"
+
+	"opsdeck/data"
+)
+
+// The raw items of a list's rows are kept in little memory. The table
+// already has everything it draws (cells, sort keys); a raw item is needed
+// for one row at a time — the detail view, a copy, an action, a live-tail
+// check — so it can be stored compressed.
+//
+// Each page that arrives is encoded (itemcodec.go) and compressed as one
+// block: items of one table repeat names, words and ids, so a block of a
+// hundred compresses several times better than items one by one. A demo
+// session takes about 11 KB as SDK values and a few hundred bytes here,
+// which is what keeps 100k rows within the 150 MB.
+//
+// list.items maps each row id to where its item is: in a block, or loose
+// (items that changed later — live tail, polling — are few and may change
+// again, so they stay as they are). A block is freed when none of its
+// items is current any more. The last block read is kept decoded, so
+// walking the rows of one page decompresses it once.
+type itemBlocks struct {
+	loose map[string]data.Item
+	packs []pack
+
+	cache struct {
+		pack  int
+		items []data.Item
+	}
+}
+
+// itemLoc is where a row's item is: block pack, position pos, or loose.
+type itemLoc struct{ pack, pos uint32 }
+
+const looseLoc = ^uint32(0)
+
+type pack struct {
+	z    []byte // nil once freed
+	live int    // items of this block still current
+}
+
+// resetItems drops every item (a new scope or a fresh first page).
+func (l *list) resetItems(capacity int) {
+	l.items = make(map[string]itemLoc, capacity)
+	l.blocks = itemBlocks{loose: map[string]data.Item{}}
+	l.texts = cellTexts{}
+	l.blocks.cache.pack = -1
+}
+
+// getItem returns the raw item of the row with this id.
+func (l *list) getItem(id string) (data.Item, bool) {
+	loc, ok := l.items[id]
+	if !ok {
+		return nil, false
+	}
+	if loc.pos == looseLoc {
+		it, ok := l.blocks.loose[id]
+		return it, ok
+	}
+	items := l.blocks.unpack(int(loc.pack))
+	if int(loc.pos) >= len(items) || items[loc.pos] == nil {
+		return nil, false
+	}
+	return items[loc.pos], true
+}
+
+// putItem keeps one item as it is (a live change), replacing any older one.
+func (l *list) putItem(id string, it data.Item) {
+	l.forgetItem(id)
+	l.items[id] = itemLoc{pos: looseLoc}
+	l.blocks.loose[id] = it
+}
+
+// dropItem forgets the item of this row id, if any.
+func (l *list) dropItem(id string) {
+	l.forgetItem(id)
+	delete(l.items, id)
+}
+
+// putPage stores a page of items under their row ids (ids[i] ↔ items[i])
+// as one compressed block. A later id replaces an earlier one, within the
+// page too. Items the codec cannot encode are kept loose, never dropped.
+func (l *list) putPage(ids []string, items []data.Item) {
+	var raw []byte
+	kept := make([]string, 0, len(ids))
+	for i, it := range items {
+		next, ok := appendItem(raw, it)
+		if !ok {
+			l.putItem(ids[i], it)
+			continue
+		}
+		raw = next
+		kept = append(kept, ids[i])
+	}
+	if len(kept) == 0 {
+		return
+	}
+	for _, id := range kept {
+		l.forgetItem(id) // before the new block exists, so it is never freed here
+		delete(l.items, id)
+	}
+	b := &l.blocks
+	p := len(b.packs)
+	b.packs = append(b.packs, pack{z: compress(raw)})
+	for pos, id := range kept {
+		if _, dup := l.items[id]; !dup {
+			b.packs[p].live++
+		}
+		l.items[id] = itemLoc{pack: uint32(p), pos: uint32(pos)}
+	}
+}
+
+// forgetItem releases where the item of id was: its loose copy, or its
+// place in a block, freeing the block when it held the last current item.
+func (l *list) forgetItem(id string) {
+	loc, ok := l.items[id]
+	if !ok {
+		return
+	}
+	b := &l.blocks
+	if loc.pos == looseLoc {
+		delete(b.loose, id)
+		return
+	}
+	if int(loc.pack) >= len(b.packs) {
+		return
+	}
+	p := &b.packs[loc.pack]
+	if p.live--; p.live <= 0 {
+		p.z = nil
+		if b.cache.pack == int(loc.pack) {
+			b.cache.pack, b.cache.items = -1, nil
+		}
+	}
+}
+
+// unpack decodes block p (cached). A block that cannot be read gives no
+// items: its rows stay listed, only their details are unavailable.
+func (b *itemBlocks) unpack(p int) []data.Item {
+	if b.cache.pack == p && b.cache.items != nil {
+		return b.cache.items
+	}
+	if p < 0 || p >= len(b.packs) || b.packs[p].z == nil {
+		return nil
+	}
+	raw, err := decompress(b.packs[p].z)
+	var items []data.Item
+	if err == nil {
+		r := itemReader{b: raw}
+		for len(r.b) > 0 && r.err == nil {
+			items = append(items, r.item())
+		}
+		if r.err != nil {
+			items = items[:max(len(items)-1, 0)] // the last one was cut short
+		}
+	}
+	b.cache.pack, b.cache.items = p, items
+	return items
+}
+
+// Compressors are pooled: a flate writer holds about a megabyte of state,
+// too much to keep one per list or to make one per page.
+var (
+	zwPool = sync.Pool{New: func() any {
+		w, _ := flate.NewWriter(nil, flate.DefaultCompression)
+		return w
+	}}
+	zrPool sync.Pool
+)
+
+func compress(raw []byte) []byte {
+	var buf bytes.Buffer
+	buf.Grow(len(raw) / 3)
+	w := zwPool.Get().(*flate.Writer)
+	w.Reset(&buf)
+	_, _ = w.Write(raw) // writes to a bytes.Buffer cannot fail
+	_ = w.Close()
+	zwPool.Put(w)
+	// Exact size: the block is kept for as long as its rows are.
+	return bytes.Clone(buf.Bytes())
+}
+
+func decompress(z []byte) ([]byte, error) {
+	var r io.ReadCloser
+	if v := zrPool.Get(); v != nil {
+		r = v.(io.ReadCloser)
+		if err := r.(flate.Resetter).Reset(bytes.NewReader(z), nil); err != nil {
+			return nil, err
+		}
+	} else {
+		r = flate.NewReader(bytes.NewReader(z))
+	}
+	defer zrPool.Put(r)
+	return io.ReadAll(r)
+}
+
+// eachItem calls fn with current items — loose ones, then block by block,
+// so each block is decompressed once — until fn returns false. Rows
+// without a usable key are skipped (their ids cannot be recomputed).
+func (l *list) eachItem(fn func(it data.Item) bool) {
+	for _, it := range l.blocks.loose {
+		if !fn(it) {
+			return
+		}
+	}
+	for p := range l.blocks.packs {
+		if l.blocks.packs[p].z == nil {
+			continue
+		}
+		for pos, it := range l.blocks.unpack(p) {
+			if l.items[rowID(l.scope.Table, it, -1)] != (itemLoc{pack: uint32(p), pos: uint32(pos)}) {
+				continue // replaced by a later version
+			}
+			if !fn(it) {
+				return
+			}
+		}
+	}
+}
