@@ -381,7 +381,7 @@ func TestScanCancelledMidwayKeepsPartial(t *testing.T) {
 	nm, cmd = m.Update(prog)
 	m = nm.(Model)
 	out := screen(m, w.prefix)
-	for _, want := range []string{"Scanning sandboxes", fmt.Sprintf("%d items of ~", prog.p.Items), "Consumed", "1 of 2 done", "esc / ctrl+c stops"} {
+	for _, want := range []string{"Scanning sandboxes", fmt.Sprintf("%d items of ~", prog.p.Items), "Consumed", "1 of 2 done", "esc / ctrl+c stops", "░"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("progress dialog lacks %q:\n%s", want, out)
 		}
@@ -471,5 +471,24 @@ func TestBrowsingNeverScans(t *testing.T) {
 		if op == "Scan" {
 			t.Fatalf("a Scan request was sent while browsing (ops: %v)", ops)
 		}
+	}
+}
+
+// TestScanDialogFitsNarrowTerminal: at 80×24 the cost and the question are
+// all on screen, inside an intact frame.
+func TestScanDialogFitsNarrowTerminal(t *testing.T) {
+	w := seeded(t)
+	m := start(t, w.options(), 80, 24)
+	m, _ = command(t, m, "scan delegations segments=8")
+	out := screen(m, w.prefix)
+	checkFrame(t, out, 80, 24)
+	for _, want := range []string{"Scan delegations?", "8 parallel", "approx.", "RCU", "y yes · n/esc no (default No)"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("80×24 dialog lacks %q:\n%s", want, out)
+		}
+	}
+	m, _ = press(t, m, "n")
+	if m.Mode() != "normal" {
+		t.Fatalf("mode %s", m.Mode())
 	}
 }
