@@ -542,14 +542,7 @@ func TestPrepareCreatesLiveTablesSeedsAndIsSafeToRepeat(t *testing.T) {
 	if rep.AlreadySeeded {
 		t.Error("fresh tables reported as already seeded")
 	}
-	for _, s := range data.Schemas() {
-		want := s.Stream
-		if want == data.StreamNone {
-			want = data.StreamNewAndOld
-		}
-		td, ttl := describe(t, ctx, conn, tables.Name(s.ID))
-		checkTableMatchesSchema(t, s, td, ttl, want, s.TTLAttr != "")
-	}
+	checkStreamsOnAll(t, ctx, conn, tables)
 	before := len(scanAll(t, ctx, conn, tables.Name(data.TableSandboxes)))
 	if before != rep.Counts[data.TableSandboxes] {
 		t.Errorf("%d sandboxes, report says %d", before, rep.Counts[data.TableSandboxes])

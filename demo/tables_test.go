@@ -193,14 +193,7 @@ func TestCreateTablesStreamsOnAll(t *testing.T) {
 	if err := CreateTables(ctx, conn, tables, CreateOptions{StreamsOnAll: true}); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range data.Schemas() {
-		want := s.Stream
-		if want == data.StreamNone {
-			want = data.StreamNewAndOld
-		}
-		td, ttl := describe(t, ctx, conn, tables.Name(s.ID))
-		checkTableMatchesSchema(t, s, td, ttl, want, s.TTLAttr != "")
-	}
+	checkStreamsOnAll(t, ctx, conn, tables)
 }
 
 func TestDeleteTablesRemovesEveryTableAndToleratesMissingOnes(t *testing.T) {
@@ -240,5 +233,20 @@ func TestDemoRefusesRemoteAndReadOnlyTargets(t *testing.T) {
 	}
 	if err := checkTarget(&data.Conn{DB: db, Endpoint: "http://localhost:8000"}, false); err != nil {
 		t.Errorf("localhost refused: %v", err)
+	}
+}
+
+// checkStreamsOnAll checks every table against its schema as CreateTables
+// makes it with StreamsOnAll: the seed's stream where there is one,
+// NEW_AND_OLD_IMAGES elsewhere, TTL enabled where the schema has it.
+func checkStreamsOnAll(t *testing.T, ctx context.Context, conn *data.Conn, tables data.Tables) {
+	t.Helper()
+	for _, s := range data.Schemas() {
+		want := s.Stream
+		if want == data.StreamNone {
+			want = data.StreamNewAndOld
+		}
+		td, ttl := describe(t, ctx, conn, tables.Name(s.ID))
+		checkTableMatchesSchema(t, s, td, ttl, want, s.TTLAttr != "")
 	}
 }
