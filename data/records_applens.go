@@ -82,16 +82,16 @@ func DecodeGraphRun(item Item) GraphRun {
 	if r.SK != "" && !strings.HasPrefix(r.SK, graphRunPrefix) {
 		d.flag("SK", "RUN#<timestamp>#<runId>", "S", "sort key is not a run key")
 	} else if r.RunID != "" && r.SK != "" && !strings.HasSuffix(r.SK, "#"+r.RunID) {
-		d.flag("SK", "RUN#<timestamp>#<runId>", "S", fmt.Sprintf("sort key does not end with runId %q", clip(r.RunID, 40)))
+		d.flag("SK", "RUN#<timestamp>#<runId>", "S", fmt.Sprintf("sort key does not end with runId %q", Clip(r.RunID, 40)))
 	}
 	if r.GSI1PK == "" || r.GSI1SK == "" {
 		d.flag("GSI1PK", "RUN#<runId>", "missing", "run is not in GSI1: lookup by runId will not find it")
 	} else {
 		if r.RunID != "" && r.GSI1PK != graphRunPrefix+r.RunID {
-			d.flag("GSI1PK", "RUN#"+clip(r.RunID, 40), "S", "GSI1PK disagrees with runId")
+			d.flag("GSI1PK", "RUN#"+Clip(r.RunID, 40), "S", "GSI1PK disagrees with runId")
 		}
 		if r.PK != "" && r.GSI1SK != r.PK {
-			d.flag("GSI1SK", clip(r.PK, 40), "S", "GSI1SK disagrees with PK")
+			d.flag("GSI1SK", Clip(r.PK, 40), "S", "GSI1SK disagrees with PK")
 		}
 	}
 	r.Meta = d.finish()

@@ -114,7 +114,7 @@ func (d *decoder) number(name string, required bool) (float64, bool) {
 	}
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsNaN(f) {
-		d.flag(name, "N", TypeName(v), fmt.Sprintf("not a number: %q", clip(text, 40)))
+		d.flag(name, "N", TypeName(v), fmt.Sprintf("not a number: %q", Clip(text, 40)))
 		return 0, false
 	}
 	return f, true
@@ -233,7 +233,7 @@ func (d *decoder) timeAttr(name, native string, required bool) time.Time {
 		}
 		t, exact, err := ParseTime(x.Value)
 		if err != nil {
-			d.flag(name, want, "S", fmt.Sprintf("unreadable time %q", clip(x.Value, 40)))
+			d.flag(name, want, "S", fmt.Sprintf("unreadable time %q", Clip(x.Value, 40)))
 			return time.Time{}
 		}
 		if native == "N" {
@@ -245,7 +245,7 @@ func (d *decoder) timeAttr(name, native string, required bool) time.Time {
 	case *types.AttributeValueMemberN:
 		f, err := strconv.ParseFloat(x.Value, 64)
 		if err != nil {
-			d.flag(name, want, "N", fmt.Sprintf("not a number: %q", clip(x.Value, 40)))
+			d.flag(name, want, "N", fmt.Sprintf("not a number: %q", Clip(x.Value, 40)))
 			return time.Time{}
 		}
 		t, note := unixTime(f)
@@ -308,7 +308,7 @@ func ParseTime(s string) (t time.Time, exact bool, err error) {
 			return t.UTC(), l.zoned, nil
 		}
 	}
-	return time.Time{}, false, fmt.Errorf("not an ISO8601 time: %q", clip(s, 40))
+	return time.Time{}, false, fmt.Errorf("not an ISO8601 time: %q", Clip(s, 40))
 }
 
 // finish flags attributes the schema does not document and returns the
@@ -359,8 +359,9 @@ func TypeName(v types.AttributeValue) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// clip shortens s to at most n bytes, on a rune boundary, for messages.
-func clip(s string, n int) string {
+// Clip shortens s to at most n bytes, cut on a rune boundary and marked
+// with "…", so a huge or hostile value cannot make a message huge.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

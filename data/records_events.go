@@ -63,7 +63,7 @@ func DecodeEvent(item Item) Event {
 		d.flag(AttrEventStatusKey, e.Status+"#<timestamp>", "S", "index key is stale: it disagrees with status")
 	}
 	if e.EventID != "" && e.SortKey != "" && !strings.HasSuffix(e.SortKey, "#"+e.EventID) {
-		d.flag(AttrEventSortKey, "<timestamp>#"+clip(e.EventID, 40), "S", "sort key does not end with event_id")
+		d.flag(AttrEventSortKey, "<timestamp>#"+Clip(e.EventID, 40), "S", "sort key does not end with event_id")
 	}
 	e.Meta = d.finish()
 	return e

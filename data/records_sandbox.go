@@ -71,7 +71,7 @@ func DecodeSandbox(item Item) Sandbox {
 		}
 	}
 	if s.PK != "" && s.SandboxID != "" && s.PK != sandboxPKPrefix+s.SandboxID {
-		d.flag("PK", sandboxPKPrefix+clip(s.SandboxID, 40), "S", "PK disagrees with sandbox_id")
+		d.flag("PK", sandboxPKPrefix+Clip(s.SandboxID, 40), "S", "PK disagrees with sandbox_id")
 	}
 	if s.SK != "" && s.SK != "META" {
 		d.flag("SK", "META", "S", "not a sandbox META item")

@@ -127,7 +127,7 @@ func DecodeSession(item Item) Session {
 	s.MemoryUsage, _ = d.number("memoryUsage", false)
 	s.SDKStatus = SDKStatus(s.Status, s.InternalStatus)
 	if s.SDKStatus == "" && (s.Status != "" || s.InternalStatus != "") {
-		d.flag("status", "known Wallcrawler status", "S", fmt.Sprintf("no SDK status for %q / %q", clip(s.Status, 30), clip(s.InternalStatus, 30)))
+		d.flag("status", "known Wallcrawler status", "S", fmt.Sprintf("no SDK status for %q / %q", Clip(s.Status, 30), Clip(s.InternalStatus, 30)))
 	}
 	s.Meta = d.finish()
 	return s

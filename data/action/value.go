@@ -145,16 +145,7 @@ func show(v types.AttributeValue) string {
 	return data.TypeName(v)
 }
 
-func clip(s string) string {
-	if len(s) <= maxShown {
-		return s
-	}
-	cut := maxShown
-	for cut > 0 && (s[cut]&0xC0) == 0x80 { // back up to a rune boundary
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func clip(s string) string { return data.Clip(s, maxShown) }
 
 // showTime renders an instant for a message: the clock time when it is today,
 // the date too otherwise. Local time, because that is what the operator reads.
