@@ -72,12 +72,7 @@ func buildRetryEvent(b *exprBuilder, seen data.Item, now time.Time, o Options) (
 
 	failed := b.eq("status", "failed", sv("failed"), "status is still failed", FailWrongState)
 	failed.explain = func(it data.Item) string { return describeEvent(it, now) }
-	failed.classify = func(it data.Item) Failure {
-		if s, _ := str(it, "status"); s == "retrying" {
-			return FailAlreadyDone
-		}
-		return FailWrongState
-	}
+	failed.classify = alreadyDoneWhenStatus("retrying")
 	clauses := []Clause{
 		b.exists("user_id", "the event still exists", FailGone),
 		failed,

@@ -61,6 +61,18 @@ func (c Clause) FailureOn(item data.Item) Failure {
 	return c.Why
 }
 
+// alreadyDoneWhenStatus is the classify of a status guard whose action moves
+// the item to status done: finding it there means someone else already did
+// it (FailAlreadyDone); any other status is FailWrongState.
+func alreadyDoneWhenStatus(done string) func(data.Item) Failure {
+	return func(it data.Item) Failure {
+		if s, _ := str(it, "status"); s == done {
+			return FailAlreadyDone
+		}
+		return FailWrongState
+	}
+}
+
 // Holds evaluates the clause against an item, with DynamoDB's semantics.
 func (c Clause) Holds(item data.Item) bool {
 	if c.holds == nil {

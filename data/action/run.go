@@ -66,12 +66,7 @@ func buildMarkRun(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]C
 		}
 		return prefix + "status is " + show(it["status"]) + since(it, "updatedAt", now)
 	}
-	processing.classify = func(it data.Item) Failure {
-		if s, _ := str(it, "status"); s == "FAILED" {
-			return FailAlreadyDone
-		}
-		return FailWrongState
-	}
+	processing.classify = alreadyDoneWhenStatus("FAILED")
 
 	// ISO 8601 strings in UTC compare in time order, which is what lets
 	// DynamoDB check staleness itself; the pin on updatedAt keeps it exact.

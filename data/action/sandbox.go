@@ -79,12 +79,7 @@ func buildMarkSandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options) 
 
 	allocated := b.eq("status", "allocated", sv("allocated"), "status is still allocated", FailWrongState)
 	allocated.explain = func(it data.Item) string { return describeSandbox(it, now, "allocated") }
-	allocated.classify = func(it data.Item) Failure {
-		if s, _ := str(it, "status"); s == "pending_deletion" {
-			return FailAlreadyDone
-		}
-		return FailWrongState
-	}
+	allocated.classify = alreadyDoneWhenStatus("pending_deletion")
 
 	owner := b.pin(seen, "allocated_to_track")
 	owner.Text = "still allocated to " + show(seen["allocated_to_track"]) + ", as seen"
@@ -151,12 +146,7 @@ func checkRetrySandbox(seen data.Item, _ time.Time, _ Options) error {
 func buildRetrySandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options) ([]Clause, []setOp, []Change, error) {
 	failed := b.eq("status", "deletion_failed", sv("deletion_failed"), "status is still deletion_failed", FailWrongState)
 	failed.explain = func(it data.Item) string { return describeSandbox(it, now, "deletion_failed") }
-	failed.classify = func(it data.Item) Failure {
-		if s, _ := str(it, "status"); s == "pending_deletion" {
-			return FailAlreadyDone
-		}
-		return FailWrongState
-	}
+	failed.classify = alreadyDoneWhenStatus("pending_deletion")
 	clauses := []Clause{
 		b.exists("PK", "the sandbox still exists", FailGone),
 		failed,
