@@ -97,13 +97,16 @@ func (m Map) ShortHelp() []key.Binding {
 }
 
 // FullHelp groups bindings into columns for the help screen: navigation,
-// panes, data, actions.
+// panes, data, actions, views. NextView has a column of its own, last: its
+// long description would widen the data column past 80 cells, and the help
+// drops a column that does not fit whole (the Sessions pane lists the key
+// in its own section anyway).
 func (m Map) FullHelp() [][]key.Binding {
 	nav := []key.Binding{m.Up, m.Down, m.Top, m.Bottom, m.PageUp, m.PageDown, m.Enter, m.Back}
 	panes := []key.Binding{m.NextPane, m.PrevPane}
 	panes = append(panes, m.Panes[:]...)
 	panes = append(panes, m.Command, m.Filter, m.Help, m.Quit)
-	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan, m.NextView}
+	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan}
 	actions := []key.Binding{m.Release, m.Retry, m.MarkDeletion, m.MarkFailed, m.Confirm, m.Deny}
-	return [][]key.Binding{nav, panes, data, actions}
+	return [][]key.Binding{nav, panes, data, actions, {m.NextView}}
 }

@@ -221,8 +221,8 @@ func TestApplyRejectsClash(t *testing.T) {
 func TestHelpGroups(t *testing.T) {
 	m := Default()
 	groups := m.FullHelp()
-	if len(groups) != 4 {
-		t.Fatalf("want 4 groups (navigation, panes, data, actions), got %d", len(groups))
+	if len(groups) != 5 {
+		t.Fatalf("want 5 groups (navigation, panes, data, actions, views), got %d", len(groups))
 	}
 	n := 0
 	for _, g := range groups {
