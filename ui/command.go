@@ -75,8 +75,9 @@ var verbs = []verbSpec{
 	{verb: VerbSandboxes, usage: ":sandboxes [status=S|track=T|key=K]", opts: []string{"status", "track", "key"}},
 	{verb: VerbStream, usage: ":stream [table]", arg: "optional"},
 	{verb: VerbAudit, usage: ":audit [n]", arg: "optional"},
-	{verb: VerbScan, usage: ":scan <table> [segments=N]", arg: "required", opts: []string{"segments"}},
 	{verb: VerbQuit, aliases: []string{"quit", "q!"}, usage: ":q"},
+	// Last, so that the help's command paragraph at 80×24 keeps :q in view.
+	{verb: VerbScan, usage: ":scan <table> [segments=N]", arg: "required", opts: []string{"segments"}},
 }
 
 // Known enumerations, used for completion and to fix the case of a value the
