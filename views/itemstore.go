@@ -71,7 +71,23 @@ func (l *list) getItem(id string) (data.Item, bool) {
 }
 
 // putItem keeps one item as it is (a live change), replacing any older one.
+// Past looseMax loose items they are packed into a block together, so a
+// busy live tail cannot bring back the memory the blocks saved.
 func (l *list) putItem(id string, it data.Item) {
+	l.keepLoose(id, it)
+	if len(l.blocks.loose) >= looseMax {
+		ids := make([]string, 0, len(l.blocks.loose))
+		items := make([]data.Item, 0, len(l.blocks.loose))
+		for id, it := range l.blocks.loose {
+			ids, items = append(ids, id), append(items, it)
+		}
+		l.putPage(ids, items)
+	}
+}
+
+const looseMax = 1024
+
+func (l *list) keepLoose(id string, it data.Item) {
 	l.forgetItem(id)
 	l.items[id] = itemLoc{pos: looseLoc}
 	l.blocks.loose[id] = it
@@ -92,7 +108,7 @@ func (l *list) putPage(ids []string, items []data.Item) {
 	for i, it := range items {
 		next, ok := appendItem(raw, it)
 		if !ok {
-			l.putItem(ids[i], it)
+			l.keepLoose(ids[i], it) // not putItem: that may pack, i.e. come back here
 			continue
 		}
 		raw = next

@@ -157,3 +157,24 @@ func attrS(it data.Item, name string) string {
 	}
 	return ""
 }
+
+// Many live changes do not pile up uncompressed: past looseMax they are
+// packed, and every one stays readable.
+func TestItemStorePacksLooseItems(t *testing.T) {
+	l := newList(&Context{}, PaneSessions, "sessions", sessionColumns(), sessionRow)
+	l.scope.Table = data.TableSessions
+	n := looseMax*2 + 10
+	for i := 0; i < n; i++ {
+		id := "s" + strconv.Itoa(i)
+		l.putItem(rowID(data.TableSessions, sessionItem(id, ""), -1), sessionItem(id, "RUNNING"))
+	}
+	if len(l.blocks.loose) >= looseMax || len(l.items) != n {
+		t.Fatalf("%d loose of %d held", len(l.blocks.loose), len(l.items))
+	}
+	for i := 0; i < n; i++ {
+		id := "s" + strconv.Itoa(i)
+		if got, ok := l.getItem(rowID(data.TableSessions, sessionItem(id, ""), -1)); !ok || attrS(got, "sessionId") != id {
+			t.Fatalf("%s lost after packing: %v", id, got)
+		}
+	}
+}
