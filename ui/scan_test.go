@@ -492,3 +492,30 @@ func TestScanDialogFitsNarrowTerminal(t *testing.T) {
 		t.Fatalf("mode %s", m.Mode())
 	}
 }
+
+// TestScanMissingTable: against tables that do not exist the dialog says
+// the cost is unknown, and y ends in a one-line error naming the failure,
+// with the panes left as they were.
+func TestScanMissingTable(t *testing.T) {
+	w := seeded(t)
+	o := w.options()
+	o.Tables = o.Tables.WithPrefix("tmissing-")
+	o.Store = data.NewStore(w.conn, o.Tables)
+	m := start(t, o, 120, 40)
+	m, _ = command(t, m, "scan consumers")
+	out := screen(m, w.prefix)
+	if !strings.Contains(out, "cost unknown: the estimate failed") {
+		t.Fatalf("dialog over a missing table:\n%s", out)
+	}
+	m, _ = press(t, m, "y")
+	if m.Mode() != "normal" {
+		t.Fatalf("mode %s", m.Mode())
+	}
+	if f := m.Flash(); !strings.Contains(f, "scan of consumers failed: ") || !strings.Contains(f, "before any item was read") {
+		t.Fatalf("flash %q", f)
+	}
+	if _, shown := m.Pane(views.PaneDelegations).(views.Scanner).ShownScan(); shown {
+		t.Fatal("a failed scan left a scan result")
+	}
+	checkFrame(t, screen(m, w.prefix), 120, 40)
+}
