@@ -227,13 +227,21 @@ const chromeLines = 4
 
 func (m Model) paneHeight() int { return max(m.height-chromeLines, 0) }
 
-// switchTo shows pane id and loads it if it never was.
+// switchTo shows pane id and loads it if it never was. A pane whose table
+// is polled is refreshed at once rather than at the next tick: its rows may
+// be a whole FallbackInterval old, and the operator just asked to see them.
+// The pane itself refuses a poll while a load or another poll runs, so
+// refreshes never overlap.
 func (m *Model) switchTo(id views.PaneID) tea.Cmd {
 	if id < 0 || id >= views.NumPanes {
 		return nil
 	}
 	m.active = id
-	return m.panes[id].Init()
+	cmd := m.panes[id].Init()
+	if p, ok := m.panes[id].(views.Poller); ok && m.needsPolling(p.ShownTable()) {
+		cmd = tea.Batch(cmd, p.Poll())
+	}
+	return cmd
 }
 
 func (m *Model) setFlash(text string, isErr bool) {
