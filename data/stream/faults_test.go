@@ -1,20 +1,10 @@
 package stream
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"math/rand/v2"
-	"net"
 	"net/http"
-	"os"
-	"sort"
-	"strings"
-	"sync"
-	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -24,174 +14,23 @@ import (
 	"github.com/aws/smithy-go"
 
 	"opsdeck/data"
+	"opsdeck/data/stream/streamtest"
 )
-
-// faultKind is one thing the fault transport can do instead of (or after)
-// forwarding a request to the real server.
-type faultKind string
-
-const (
-	fExpired     faultKind = "expired-iterator"
-	fTrimmed     faultKind = "trimmed"
-	fNotFound    faultKind = "resource-not-found"
-	fLimit       faultKind = "limit-exceeded"
-	fThrottle    faultKind = "throttling"
-	f500         faultKind = "internal-server-error"
-	fResetBefore faultKind = "reset-before-send"
-	fResetAfter  faultKind = "reset-after-send" // the server did the work; the answer is lost
-)
-
-// faultsFor lists the faults that are plausible for each Streams operation.
-var faultsFor = map[string][]faultKind{
-	"GetRecords":       {fExpired, fTrimmed, fNotFound, fLimit, fThrottle, f500, fResetBefore, fResetAfter},
-	"GetShardIterator": {fTrimmed, fNotFound, fLimit, fThrottle, f500, fResetBefore, fResetAfter},
-	"DescribeStream":   {fLimit, fThrottle, f500, fResetBefore, fResetAfter},
-	"DescribeTable":    {fThrottle, f500, fResetBefore},
-}
-
-// faultTransport sits in front of the real DynamoDB Local and, when armed,
-// answers a seeded random share of requests with a fault shaped exactly like
-// AWS's own (status, X-Amzn-ErrorType, JSON __type and message), so the SDK
-// turns them into its typed errors.
-type faultTransport struct {
-	base  http.RoundTripper
-	armed atomic.Bool
-	rate  float64
-
-	mu     sync.Mutex
-	rng    *rand.Rand
-	counts map[faultKind]int
-	calls  map[string]int
-}
-
-func newFaultTransport(seed uint64, rate float64) *faultTransport {
-	return &faultTransport{
-		base:   http.DefaultTransport.(*http.Transport).Clone(),
-		rate:   rate,
-		rng:    rand.New(rand.NewPCG(seed, 99)),
-		counts: map[faultKind]int{},
-		calls:  map[string]int{},
-	}
-}
-
-func (f *faultTransport) pick(op string) (faultKind, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.calls[op]++
-	kinds := faultsFor[op]
-	if !f.armed.Load() || len(kinds) == 0 || f.rng.Float64() >= f.rate {
-		return "", false
-	}
-	k := kinds[f.rng.IntN(len(kinds))]
-	f.counts[k]++
-	return k, true
-}
-
-func (f *faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	target := req.Header.Get("X-Amz-Target")
-	op := target[strings.LastIndexByte(target, '.')+1:]
-	kind, ok := f.pick(op)
-	if !ok {
-		return f.base.RoundTrip(req)
-	}
-	switch kind {
-	case fResetBefore:
-		drain(req)
-		return nil, resetErr()
-	case fResetAfter:
-		resp, err := f.base.RoundTrip(req)
-		if err == nil {
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-		return nil, resetErr()
-	}
-	drain(req)
-	status, typ, msg := 400, "", ""
-	switch kind {
-	case fExpired:
-		typ, msg = "com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", "Iterator expired. The iterator was created at time Sat Nov 21 12:00:00 UTC 2026 while right now it is Sat Nov 21 12:15:01 UTC 2026 which is further in the future than the tolerated delay of 900000 milliseconds."
-	case fTrimmed:
-		typ, msg = "com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", "The operation attempted to read past the oldest stream record in a shard."
-	case fNotFound:
-		typ, msg = "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "Requested resource not found: Shard does not exist"
-	case fLimit:
-		typ, msg = "com.amazonaws.dynamodb.v20120810#LimitExceededException", "Rate exceeded for shard"
-	case fThrottle:
-		typ, msg = "com.amazon.coral.availability#ThrottlingException", "Rate of requests exceeds the allowed throughput."
-	case f500:
-		status, typ, msg = 500, "com.amazonaws.dynamodb.v20120810#InternalServerError", "Internal server error"
-	}
-	body := fmt.Sprintf(`{"__type":%q,"message":%q}`, typ, msg)
-	h := http.Header{}
-	h.Set("Content-Type", "application/x-amz-json-1.0")
-	h.Set("X-Amzn-ErrorType", typ[strings.IndexByte(typ, '#')+1:])
-	h.Set("X-Amzn-RequestId", "INJECTED0000000000000000000000000000000000000000000000")
-	return &http.Response{
-		Status: fmt.Sprintf("%d %s", status, http.StatusText(status)), StatusCode: status,
-		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-		Header: h, Body: io.NopCloser(bytes.NewBufferString(body)), ContentLength: int64(len(body)),
-		Request: req,
-	}, nil
-}
-
-func drain(req *http.Request) {
-	if req.Body != nil {
-		_, _ = io.Copy(io.Discard, req.Body)
-		req.Body.Close()
-	}
-}
-
-func resetErr() error {
-	return &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}
-}
-
-func (f *faultTransport) count(k faultKind) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.counts[k]
-}
-
-// coveredAll: every fault kind was injected at least once.
-func (f *faultTransport) coveredAll() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, k := range faultsFor["GetRecords"] {
-		if f.counts[k] == 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func (f *faultTransport) summary() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var parts []string
-	for k, n := range f.counts {
-		parts = append(parts, fmt.Sprintf("%s=%d", k, n))
-	}
-	for op, n := range f.calls {
-		parts = append(parts, fmt.Sprintf("calls:%s=%d", op, n))
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, " ")
-}
 
 // TestInjectedFaultsAreTypedErrors: the injected responses really are what
 // the SDK makes typed errors of; otherwise the fault test below would test
 // the "unknown error" path only.
 func TestInjectedFaultsAreTypedErrors(t *testing.T) {
-	ft := newFaultTransport(1, 1)
-	ft.armed.Store(true)
+	ft := streamtest.New(1, 1)
+	ft.Arm(true)
 	conn := testConn(t, "", data.ConnOptions{HTTPClient: &http.Client{Transport: ft}})
 	ctx := context.Background()
-	check := func(kind faultKind, want any) {
+	check := func(kind streamtest.Kind, want any) {
 		t.Helper()
 		for i := 0; i < 200; i++ { // the transport picks at random: call until it picks kind
-			before := ft.count(kind)
+			before := ft.Count(kind)
 			_, err := conn.Streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String("x")}, noStreamsRetry)
-			if ft.count(kind) == before {
+			if ft.Count(kind) == before {
 				continue
 			}
 			if !errors.As(err, want) {
@@ -201,22 +40,22 @@ func TestInjectedFaultsAreTypedErrors(t *testing.T) {
 		}
 		t.Errorf("%s never injected", kind)
 	}
-	check(fExpired, new(*st.ExpiredIteratorException))
-	check(fTrimmed, new(*st.TrimmedDataAccessException))
-	check(fNotFound, new(*st.ResourceNotFoundException))
-	check(fLimit, new(*st.LimitExceededException))
-	check(f500, new(*st.InternalServerError))
+	check(streamtest.Expired, new(*st.ExpiredIteratorException))
+	check(streamtest.Trimmed, new(*st.TrimmedDataAccessException))
+	check(streamtest.NotFound, new(*st.ResourceNotFoundException))
+	check(streamtest.Limit, new(*st.LimitExceededException))
+	check(streamtest.Internal500, new(*st.InternalServerError))
 	var api smithy.APIError
-	check(fThrottle, &api)
+	check(streamtest.Throttle, &api)
 	if api == nil || api.ErrorCode() != "ThrottlingException" {
 		t.Errorf("throttling: got %v", api)
 	}
 	// And the reader classifies them as intended.
-	for kind, want := range map[faultKind]fault{fExpired: faultExpired, fTrimmed: faultTrimmed, fNotFound: faultNotFound, fLimit: faultTransient, fThrottle: faultTransient, f500: faultTransient, fResetBefore: faultTransient} {
+	for kind, want := range map[streamtest.Kind]fault{streamtest.Expired: faultExpired, streamtest.Trimmed: faultTrimmed, streamtest.NotFound: faultNotFound, streamtest.Limit: faultTransient, streamtest.Throttle: faultTransient, streamtest.Internal500: faultTransient, streamtest.ResetBefore: faultTransient} {
 		for i := 0; i < 500; i++ {
-			before := ft.count(kind)
+			before := ft.Count(kind)
 			_, err := conn.Streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String("x")}, noStreamsRetry)
-			if ft.count(kind) != before {
+			if ft.Count(kind) != before {
 				if got := classify(ctx, err); got != want {
 					t.Errorf("%s classified %d, want %d (%v)", kind, got, want, err)
 				}
@@ -237,7 +76,7 @@ func TestNothingLostUnderFaults(t *testing.T) {
 }
 
 func faultRun(t *testing.T, seed uint64) {
-	ft := newFaultTransport(seed, 0.25)
+	ft := streamtest.New(seed, 0.25)
 	readConn := testConn(t, "", data.ConnOptions{HTTPClient: &http.Client{Transport: ft}})
 	writeConn := testConn(t, "", data.ConnOptions{})
 	ids := []data.TableID{data.TableSessions, data.TableEvents}
@@ -258,13 +97,13 @@ func faultRun(t *testing.T, seed uint64) {
 		}
 	}
 	waitAll(t, sink, w, 30*time.Second)
-	ft.armed.Store(true)
+	ft.Arm(true)
 
 	// Write until every kind of fault has hit the reader at least once (and
 	// at least 400 writes), so the test proves what its name says.
-	for i := 0; i < 400 || !ft.coveredAll(); i++ {
+	for i := 0; i < 400 || !ft.CoveredAll(); i++ {
 		if i >= 3000 {
-			t.Fatalf("not every fault kind was injected after %d writes: %s", i, ft.summary())
+			t.Fatalf("not every fault kind was injected after %d writes: %s", i, ft.Summary())
 		}
 		if err := w.step(ctx, ids[i%2], 25); err != nil {
 			t.Fatal(err)
@@ -276,7 +115,7 @@ func faultRun(t *testing.T, seed uint64) {
 		}
 	}
 	waitAll(t, sink, w, 120*time.Second)
-	ft.armed.Store(false)
+	ft.Arm(false)
 	// One more write per table, delivered after every earlier record of its
 	// shard: a late duplicate would have arrived before it.
 	for _, id := range ids {
@@ -287,7 +126,7 @@ func faultRun(t *testing.T, seed uint64) {
 	waitAll(t, sink, w, 60*time.Second)
 	got, health := sink.snapshot()
 	verifyExactly(t, got, w.wants)
-	t.Logf("faults injected: %s", ft.summary())
+	t.Logf("faults injected: %s", ft.Summary())
 	seen := map[State]bool{}
 	for _, h := range health {
 		seen[h.State] = true

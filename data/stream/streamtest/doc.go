@@ -1,0 +1,13 @@
+// Package streamtest is TEST SUPPORT for the live tail, shared by the tests
+// of data/stream and of the UI packages above it: an http.RoundTripper that
+// sits in front of the real DynamoDB Local and injects the faults the
+// reader must survive (expired iterators, trimmed data, a vanished shard,
+// throttling, 500s, connection resets).
+//
+// It is a plain package (not _test.go files) only so that tests in other
+// packages can import it. Production code must never import it: nothing
+// outside *_test.go files may name opsdeck/data/stream/streamtest.
+//
+// It deliberately does not import opsdeck/data/stream, so data/stream's own
+// in-package tests can use it without an import cycle.
+package streamtest
