@@ -66,6 +66,9 @@ func (p *Inbox) scope(userID, typePrefix, statusPrefix string) {
 	p.setScope(0, data.EventsFor(u, tp, sp), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
 		return pageOf(st.EventsMatching(ctx, u, tp, sp, req))
 	})
+	// Every index the Inbox queries ends its sort key in the timestamp and
+	// is read newest first.
+	p.lists[0].naturalOrder("age", true)
 }
 
 // Show lists a user's events, optionally narrowed by prefixes.

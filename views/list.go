@@ -166,6 +166,16 @@ func (l *list) setScope(s data.Scope, f fetchFunc) {
 	l.note = ""
 }
 
+// naturalOrder declares the order the scope's query returns rows in, as the
+// column (by Key) whose sort key follows the index's sort key and whether
+// that is newest/greatest first. The table keeps it while no explicit sort
+// is chosen, so a row inserted by the live tail lands where the query would
+// have listed it instead of at the bottom. "" means query order is unknown
+// (rows then keep arrival order).
+func (l *list) naturalOrder(colKey string, desc bool) {
+	l.table.SetNaturalOrderByKey(colKey, desc)
+}
+
 // clearScope leaves the list without a query: it shows its hint.
 func (l *list) clearScope() {
 	l.setScope(data.Scope{}, nil)

@@ -76,6 +76,7 @@ func (p *Runs) scopeUser(userID string) {
 	p.setScope(0, data.RunsByUser(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
 		return pageOf(st.RunsByUser(ctx, id, req))
 	})
+	p.lists[0].naturalOrder("created", true) // SK RUN#<timestamp>#…, newest first
 }
 
 // ShowUser lists a user's runs, newest first.
@@ -96,6 +97,7 @@ func (p *Runs) scopeRun(runID string) {
 	p.setScope(0, data.RunByID(id), func(ctx context.Context, st *data.Store, _ data.PageRequest) (fetched, error) {
 		return oneOf(st.RunByID(ctx, id))
 	})
+	p.lists[0].naturalOrder("", false)
 	p.lists[0].selectID = id
 }
 

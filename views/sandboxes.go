@@ -92,6 +92,8 @@ func (p *Sandboxes) scope(by, value string) {
 			return pageOf(st.SandboxesByStatus(ctx, v, req))
 		})
 	}
+	// All three indexes sort by allocated_at, oldest first.
+	p.lists[0].naturalOrder("allocated", false)
 }
 
 // Show lists sandboxes by "status", "track" or "key"; an empty by means

@@ -45,6 +45,14 @@ type quotaState struct {
 	running int
 	partial bool // stopped counting at the page cap
 	err     string
+	// shown: the values above are an answer (kept on screen while a
+	// re-read runs). dirty: a change came while the count was loading, so
+	// its answer may miss it; read again. pending/gen: a debounced re-read
+	// (sessions_quota_live.go).
+	shown   bool
+	dirty   bool
+	pending bool
+	gen     uint64
 }
 
 type quotaMsg struct {
@@ -210,6 +218,7 @@ func (p *Sessions) scopeProject(projectID string) {
 	p.setScope(subSessions, data.SessionsByProject(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
 		return pageOf(st.SessionsByProject(ctx, id, req))
 	})
+	p.lists[subSessions].naturalOrder("created", true) // projectId-createdAt-index, newest first
 	p.lists[subAPIKeys].setScope(data.APIKeysByProject(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
 		return pageOf(st.APIKeysByProject(ctx, id, req))
 	})
@@ -232,6 +241,7 @@ func (p *Sessions) scopeStatus(status string) {
 	p.setScope(subSessions, data.SessionsByStatus(st), func(ctx context.Context, s *data.Store, req data.PageRequest) (fetched, error) {
 		return pageOf(s.SessionsByStatus(ctx, st, req))
 	})
+	p.lists[subSessions].naturalOrder("expires", false) // status-expiresAt-index, soonest first
 }
 
 func (p *Sessions) scopeSession(sessionID string) {
@@ -243,6 +253,7 @@ func (p *Sessions) scopeSession(sessionID string) {
 	p.setScope(subSessions, data.SessionByID(id), func(ctx context.Context, st *data.Store, _ data.PageRequest) (fetched, error) {
 		return oneOf(st.Session(ctx, id))
 	})
+	p.lists[subSessions].naturalOrder("", false)
 	p.lists[subSessions].selectID = id
 }
 
@@ -251,7 +262,17 @@ func (p *Sessions) loadQuota() tea.Cmd {
 	if p.project == "" || p.ctx.Store == nil {
 		return nil
 	}
-	p.quota = quotaState{req: reqSeq.Add(1), loading: true}
+	p.quota = quotaState{gen: p.quota.gen}
+	return p.refreshQuota()
+}
+
+// refreshQuota reads the project and the count again; what is shown stays
+// until the answer comes.
+func (p *Sessions) refreshQuota() tea.Cmd {
+	if p.project == "" || p.ctx.Store == nil {
+		return nil
+	}
+	p.quota.req, p.quota.loading, p.quota.dirty = reqSeq.Add(1), true, false
 	var (
 		req  = p.quota.req
 		pane = p.id
@@ -294,11 +315,19 @@ func (p *Sessions) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.quota.loading = false
-		p.quota.project, p.quota.found, p.quota.running, p.quota.partial = m.project, m.found, m.running, m.partial
+		p.quota.err = ""
 		if m.err != nil {
 			p.quota.err = data.Describe(m.err)
+		} else {
+			p.quota.project, p.quota.found, p.quota.running, p.quota.partial = m.project, m.found, m.running, m.partial
+			p.quota.shown = true
+		}
+		if p.quota.dirty {
+			return p.refreshQuota()
 		}
 		return nil
+	case quotaRefreshMsg:
+		return p.onQuotaRefresh(m)
 	case tea.KeyPressMsg:
 		if !p.DetailOpen() && key.Matches(m, p.ctx.Keys.NextView) {
 			return p.show((p.cur + 1) % len(p.lists))
@@ -336,7 +365,7 @@ func (p *Sessions) quotaLine(width int) string {
 	switch {
 	case p.project == "":
 		text = "no project in scope — :sessions <projectId> shows its quota, API keys and contexts"
-	case p.quota.loading:
+	case p.quota.loading && !p.quota.shown:
 		text = "project " + p.project + " · quota loading…"
 	case p.quota.err != "":
 		text, style = "project "+p.project+" · quota unavailable: "+p.quota.err, th.Error

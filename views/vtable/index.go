@@ -12,7 +12,7 @@ func (m *Model) less(a, b *entry) bool { return m.cmp(a, b) < 0 }
 
 // cmp is the view's total order: sort key (empty last), then insertion.
 func (m *Model) cmp(a, b *entry) int {
-	if m.sortCol >= 0 {
+	if col, desc := m.orderCol(); col >= 0 {
 		if a.key.empty != b.key.empty {
 			if a.key.empty { // empty cells last in both directions
 				return 1
@@ -21,7 +21,7 @@ func (m *Model) cmp(a, b *entry) int {
 		}
 		if !a.key.empty {
 			c := compareKeys(a.key, b.key)
-			if m.sortDesc {
+			if desc {
 				c = -c
 			}
 			if c != 0 {
@@ -55,7 +55,7 @@ func (m *Model) rebuild(sel string) {
 }
 
 func (m *Model) sortView() {
-	if m.sortCol < 0 {
+	if col, _ := m.orderCol(); col < 0 {
 		// Insertion order: the view is a subsequence of all, already ordered,
 		// unless a sort was just undone.
 		if !slices.IsSortedFunc(m.view, func(a, b *entry) int { return cmpSeq(a, b) }) {

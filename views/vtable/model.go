@@ -34,6 +34,10 @@ type Model struct {
 	filter   string
 	sortCol  int // -1: insertion order
 	sortDesc bool
+	// natCol/natDesc is the natural order (SetNaturalOrder): the order the
+	// rows' query returns them in, used while no explicit sort is chosen.
+	natCol  int // -1: none, insertion order
+	natDesc bool
 
 	cursor int // index into view
 	offset int // first view index on screen
@@ -51,7 +55,7 @@ type Model struct {
 
 // New returns an empty table.
 func New(cols []Column, th themes.Theme) Model {
-	m := Model{theme: th, sortCol: -1}
+	m := Model{theme: th, sortCol: -1, natCol: -1}
 	m.init()
 	m.repaint()
 	m.SetColumns(cols)
@@ -95,6 +99,9 @@ func (m *Model) SetColumns(cols []Column) {
 	m.cols = slices.Clone(cols)
 	if m.sortCol >= len(m.cols) {
 		m.sortCol = -1
+	}
+	if m.natCol >= len(m.cols) {
+		m.natCol = -1
 	}
 	for _, e := range m.all {
 		e.hasHay = false
@@ -364,6 +371,46 @@ func (m *Model) SortBy(col int, desc bool) {
 	m.restoreCursor(sel)
 }
 
+// SetNaturalOrder declares the order the rows' source returns them in, as
+// a column and direction (col < 0: none). While no explicit sort is chosen
+// the view keeps that order, so a row added later (a live insert) lands
+// where the source would have listed it, not at the bottom; rows with equal
+// keys keep their insertion order. An explicit sort (SortBy) still wins,
+// and SortBy(-1) returns to the natural order.
+func (m *Model) SetNaturalOrder(col int, desc bool) {
+	m.init()
+	if col >= len(m.cols) {
+		col = -1
+	}
+	sel := m.SelectedID()
+	m.natCol, m.natDesc = col, desc && col >= 0
+	m.computeKeys(m.all)
+	m.sortView()
+	m.restoreCursor(sel)
+}
+
+// SetNaturalOrderByKey is SetNaturalOrder by column Key ("" clears); false
+// if there is no such column (the natural order is then cleared).
+func (m *Model) SetNaturalOrderByKey(key string, desc bool) bool {
+	for i, c := range m.cols {
+		if key != "" && c.Key == key {
+			m.SetNaturalOrder(i, desc)
+			return true
+		}
+	}
+	m.SetNaturalOrder(-1, false)
+	return key == ""
+}
+
+// orderCol is the column and direction the view is ordered by: the
+// explicit sort, else the natural order; -1 for insertion order.
+func (m *Model) orderCol() (int, bool) {
+	if m.sortCol >= 0 {
+		return m.sortCol, m.sortDesc
+	}
+	return m.natCol, m.natDesc
+}
+
 // SortByKey sorts by the column with this Key; false if there is none.
 func (m *Model) SortByKey(key string, desc bool) bool {
 	for i, c := range m.cols {
@@ -521,12 +568,13 @@ func (m *Model) matches(e *entry) bool {
 }
 
 func (m *Model) computeKeys(es []*entry) {
-	if m.sortCol < 0 {
+	col, _ := m.orderCol()
+	if col < 0 {
 		return
 	}
 	for _, e := range es {
-		if m.sortCol < len(e.Cells) {
-			e.key = keyOf(e.Cells[m.sortCol])
+		if col < len(e.Cells) {
+			e.key = keyOf(e.Cells[col])
 		} else {
 			e.key = sortKey{empty: true}
 		}
