@@ -60,20 +60,7 @@ func newRigSink(t testing.TB, wrap func(Sink) Sink, ids ...data.TableID) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, err := data.ResolveTables("dev", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tables := base.WithPrefix(fmt.Sprintf("e2e%d-%d-", time.Now().UnixNano()%1e9, prefixSeq.Add(1)))
-	for _, id := range ids {
-		name := tables.Name(id)
-		if _, err := conn.DB.CreateTable(ctx, demo.CreateTableInput(data.MustSchema(id), name, false)); err != nil {
-			t.Fatalf("create %s: %v", name, err)
-		}
-		t.Cleanup(func() {
-			_, _ = conn.DB.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
-		})
-	}
+	tables := createTables(t, conn, ids...)
 	r := &rig{
 		conn: conn, tables: tables,
 		feed:    livefeed.New(ctx, livefeed.Options{}),
@@ -110,6 +97,27 @@ func newRigSink(t testing.TB, wrap func(Sink) Sink, ids ...data.TableID) *rig {
 		<-done
 	})
 	return r
+}
+
+// createTables creates the given tables, with the seed's stream settings,
+// under a prefix no other test uses, and deletes them when the test ends.
+func createTables(t testing.TB, conn *data.Conn, ids ...data.TableID) data.Tables {
+	t.Helper()
+	base, err := data.ResolveTables("dev", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := base.WithPrefix(fmt.Sprintf("e2e%d-%d-", time.Now().UnixNano()%1e9, prefixSeq.Add(1)))
+	for _, id := range ids {
+		name := tables.Name(id)
+		if _, err := conn.DB.CreateTable(context.Background(), demo.CreateTableInput(data.MustSchema(id), name, false)); err != nil {
+			t.Fatalf("create %s: %v", name, err)
+		}
+		t.Cleanup(func() {
+			_, _ = conn.DB.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+		})
+	}
+	return tables
 }
 
 // apply takes one batch into the pane and draws a frame, as the root does.
