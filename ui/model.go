@@ -76,6 +76,9 @@ type Model struct {
 
 	// live is the live tail's state (live.go).
 	live liveState
+
+	// clockArmed: a clockTickMsg is on its way (clock.go).
+	clockArmed bool
 }
 
 // New builds the console. It does no I/O: the first page of the active pane
@@ -151,8 +154,24 @@ func (m Model) Init() tea.Cmd {
 	return tea.Batch(m.panes[m.active].Init(), m.liveInit())
 }
 
-// Update routes one message.
+// Update routes one message, then keeps the clock ticking while the shown
+// pane has live times on screen (clock.go).
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(clockTickMsg); ok {
+		return m.onClockTick()
+	}
+	next, cmd := m.update(msg)
+	nm, ok := next.(Model)
+	if !ok {
+		return next, cmd
+	}
+	if tick := nm.armClock(); tick != nil {
+		cmd = tea.Batch(cmd, tick)
+	}
+	return nm, cmd
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.setSize(msg.Width, msg.Height)

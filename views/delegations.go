@@ -32,7 +32,7 @@ func delegationColumns() []vtable.Column {
 		{Key: "issuer", Title: "ISSUER", Width: 12, Flex: 2, Priority: 7},
 		{Key: "audience", Title: "AUDIENCE", Width: 12, Flex: 2, Priority: 3},
 		{Key: "expires", Title: "EXPIRES", Width: 16, Priority: 9},
-		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 6},
+		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 6, Relative: Relative},
 		{Key: "cause", Title: "CAUSE", Width: 10, Flex: 1, Priority: 2},
 	}
 }
@@ -63,7 +63,7 @@ func subscriptionColumns() []vtable.Column {
 		{Key: "subscription", Title: "SUBSCRIPTION", Width: 16, Flex: 3, Priority: 10},
 		{Key: "provider", Title: "PROVIDER", Width: 12, Flex: 2, Priority: 9},
 		{Key: "customer", Title: "CUSTOMER", Width: 12, Flex: 2, Priority: 4},
-		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 7},
+		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 7, Relative: Relative},
 		{Key: "cause", Title: "CAUSE", Width: 10, Flex: 1, Priority: 3},
 	}
 }
@@ -81,7 +81,7 @@ func consumerColumns() []vtable.Column {
 		{Key: "consumer", Title: "CONSUMER", Width: 16, Flex: 2, Priority: 5},
 		{Key: "provider", Title: "PROVIDER", Width: 12, Flex: 2, Priority: 9},
 		{Key: "subscription", Title: "SUBSCRIPTION", Width: 14, Flex: 3, Priority: 10},
-		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 7},
+		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 7, Relative: Relative},
 		{Key: "cause", Title: "CAUSE", Width: 10, Flex: 1, Priority: 3},
 	}
 }

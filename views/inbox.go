@@ -24,10 +24,10 @@ func eventColumns() []vtable.Column {
 		{Key: "event", Title: "EVENT", Width: 12, Flex: 3, Priority: 10},
 		{Key: "type", Title: "TYPE", Width: 12, Flex: 2, Priority: 9},
 		{Key: "status", Title: "STATUS", Width: 9, Priority: 9},
-		{Key: "age", Title: "AGE", Width: 9, Priority: 8},
+		{Key: "age", Title: "AGE", Width: 9, Priority: 8, Relative: Relative},
 		{Key: "retries", Title: "RETRY", Width: 5, Align: vtable.Right, Priority: 7},
-		{Key: "lastretry", Title: "LAST RETRY", Width: 10, Priority: 3},
-		{Key: "ttl", Title: "EXPIRES", Width: 9, Priority: 4},
+		{Key: "lastretry", Title: "LAST RETRY", Width: 10, Priority: 3, Relative: Relative},
+		{Key: "ttl", Title: "EXPIRES", Width: 9, Priority: 4, Relative: Relative},
 	}
 }
 

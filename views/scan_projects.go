@@ -22,7 +22,7 @@ func projectColumns() []vtable.Column {
 		{Key: "concurrency", Title: "QUOTA", Width: 5, Align: vtable.Right, Priority: 8},
 		{Key: "timeout", Title: "TIMEOUT", Width: 7, Align: vtable.Right, Priority: 3},
 		{Key: "tier", Title: "TIER", Width: 8, Priority: 4},
-		{Key: "created", Title: "CREATED", Width: 9, Priority: 6},
+		{Key: "created", Title: "CREATED", Width: 9, Priority: 6, Relative: Relative},
 	}
 }
 
@@ -40,6 +40,6 @@ func projectRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		{Text: strconv.FormatInt(p.Concurrency, 10)},
 		{Text: timeout},
 		{Text: p.BillingTier},
-		{Text: Relative(p.CreatedAt, now)},
+		timeCell(p.CreatedAt, now),
 	}}
 }

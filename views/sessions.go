@@ -78,8 +78,8 @@ func sessionColumns() []vtable.Column {
 		{Key: "status", Title: "STATUS", Width: 9, Priority: 9},
 		{Key: "internal", Title: "INTERNAL", Width: 12, Priority: 4},
 		{Key: "project", Title: "PROJECT", Width: 10, Flex: 2, Priority: 6},
-		{Key: "created", Title: "CREATED", Width: 9, Priority: 7},
-		{Key: "expires", Title: "EXPIRES", Width: 9, Priority: 8},
+		{Key: "created", Title: "CREATED", Width: 9, Priority: 7, Relative: Relative},
+		{Key: "expires", Title: "EXPIRES", Width: 9, Priority: 8, Relative: Relative},
 		{Key: "region", Title: "REGION", Width: 9, Priority: 2},
 		{Key: "keepalive", Title: "KEEP", Width: 4, Priority: 1},
 		{Key: "retries", Title: "RETRY", Width: 5, Align: vtable.Right, Priority: 3},
@@ -121,8 +121,8 @@ func apiKeyColumns() []vtable.Column {
 		{Key: "name", Title: "NAME", Width: 10, Flex: 2, Priority: 6},
 		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
 		{Key: "projects", Title: "PROJECTS", Width: 8, Align: vtable.Right, Priority: 4},
-		{Key: "created", Title: "CREATED", Width: 9, Priority: 7},
-		{Key: "lastused", Title: "LAST USED", Width: 9, Priority: 8},
+		{Key: "created", Title: "CREATED", Width: 9, Priority: 7, Relative: Relative},
+		{Key: "lastused", Title: "LAST USED", Width: 9, Priority: 8, Relative: Relative},
 	}
 }
 
@@ -144,7 +144,7 @@ func contextColumns() []vtable.Column {
 		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
 		{Key: "project", Title: "PROJECT", Width: 10, Flex: 1, Priority: 6},
 		{Key: "storage", Title: "STORAGE KEY", Width: 12, Flex: 3, Priority: 4},
-		{Key: "updated", Title: "UPDATED", Width: 9, Priority: 7},
+		{Key: "updated", Title: "UPDATED", Width: 9, Priority: 7, Relative: Relative},
 	}
 }
 

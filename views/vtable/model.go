@@ -580,3 +580,53 @@ func (m *Model) computeKeys(es []*entry) {
 		}
 	}
 }
+
+// HasLiveColumns reports whether a shown column formats times against the
+// clock (Column.Relative): the owner then redraws every second or so, and
+// only then.
+func (m Model) HasLiveColumns() bool {
+	for _, i := range m.layout.vis {
+		if m.cols[i].Relative != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// WindowIDs returns the ids of the rows on screen, top to bottom.
+func (m Model) WindowIDs() []string {
+	end := min(m.offset+m.bodyHeight(), len(m.view))
+	if m.offset >= end {
+		return nil
+	}
+	out := make([]string, 0, end-m.offset)
+	for _, e := range m.view[m.offset:end] {
+		out = append(out, e.ID)
+	}
+	return out
+}
+
+// Refresh replaces a row's content where it stands — for a re-rendering
+// that only the clock caused (an expiry that passed): no highlight, no
+// move. Should the row's order key change after all, it is re-placed as
+// Upsert does. The filter is not re-applied: a row stays shown until the
+// filter or rows change. Unknown ids are ignored.
+func (m *Model) Refresh(r Row) {
+	e, ok := m.byID[r.ID]
+	if !ok {
+		return
+	}
+	if col, _ := m.orderCol(); col >= 0 {
+		var k sortKey
+		if col < len(r.Cells) {
+			k = keyOf(r.Cells[col])
+		} else {
+			k = sortKey{empty: true}
+		}
+		if k != e.key {
+			m.Upsert(r)
+			return
+		}
+	}
+	e.Row, e.hasHay = r, false
+}

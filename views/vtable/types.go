@@ -8,7 +8,11 @@
 // the sort or the rows change, never per frame or per keypress.
 package vtable
 
-import "charm.land/lipgloss/v2"
+import (
+	"time"
+
+	"charm.land/lipgloss/v2"
+)
 
 // Align is a column's text alignment.
 type Align int
@@ -29,6 +33,12 @@ type Column struct {
 	// minimum widths do not fit, the lowest Priority is hidden first, and
 	// among equals the rightmost. The first column is never hidden.
 	Priority int
+	// Relative, when set, makes the column live: a cell holding a time as
+	// its sort key (SortNum of unix seconds) is shown as Relative(t, now)
+	// when drawn, with the table's clock, so "5s ago" keeps counting
+	// instead of freezing at load time. Only drawn rows are formatted. A
+	// cell without a numeric key (SortLast, "-") shows its Text.
+	Relative func(t, now time.Time) string
 }
 
 // Cell is one value. Text is raw tenant text; the table passes it through

@@ -1,9 +1,9 @@
 package vtable
 
 import (
-	"time"
-
+	"math"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -137,7 +137,7 @@ func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
 		b.WriteString(gutter)
 		for k, i := range m.layout.vis {
 			b.WriteByte(' ')
-			b.WriteString(align(cellText(e, i), m.layout.widths[k], m.cols[i].Align))
+			b.WriteString(align(m.cellText(e, i, now), m.layout.widths[k], m.cols[i].Align))
 		}
 		writePad(&b, m.width-m.lineWidth())
 		b.WriteString(p.selected.Suf)
@@ -164,7 +164,7 @@ func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
 	b.WriteString(gutter)
 	for k, i := range m.layout.vis {
 		b.WriteByte(' ')
-		text := align(cellText(e, i), m.layout.widths[k], m.cols[i].Align)
+		text := align(m.cellText(e, i, now), m.layout.widths[k], m.cols[i].Align)
 		var cp paint
 		special := false
 		if i < len(e.Cells) && e.Cells[i].Style != nil && !marked && !e.Dim {
@@ -206,11 +206,20 @@ func writePad(b *strings.Builder, n int) {
 	}
 }
 
-func cellText(e *entry, col int) string {
-	if col < len(e.Cells) {
-		return e.Cells[col].Text
+// cellText is what a cell shows: its text, or for a live time column the
+// time it holds formatted against now.
+func (m Model) cellText(e *entry, col int, now time.Time) string {
+	if col >= len(e.Cells) {
+		return ""
 	}
-	return ""
+	c := e.Cells[col]
+	if f := m.cols[col].Relative; f != nil {
+		if n, ok := c.SortKey(); ok {
+			sec := math.Floor(n)
+			return f(time.Unix(int64(sec), int64((n-sec)*1e9)), now)
+		}
+	}
+	return c.Text
 }
 
 func hasCol(cols []int, c int) bool {

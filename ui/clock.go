@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/views"
+)
+
+// Relative times ("5s ago", "in 7m") are formatted when drawn, so they are
+// right whenever a frame is drawn; the clock makes sure one is drawn about
+// once a second while such a column is on screen, and re-renders the shown
+// rows so that styling tied to the clock (an expiry passing) follows. It
+// does not tick otherwise: an idle console with no times on screen stays
+// idle.
+
+// clockEvery is how often live times are redrawn.
+const clockEvery = time.Second
+
+type clockTickMsg struct{}
+
+// armClock starts the tick when the shown pane has live times and none is
+// on its way.
+func (m *Model) armClock() tea.Cmd {
+	if m.clockArmed || m.quitting || !m.liveTimesShown() {
+		return nil
+	}
+	m.clockArmed = true
+	return tea.Tick(clockEvery, func(time.Time) tea.Msg { return clockTickMsg{} })
+}
+
+// onClockTick re-renders the shown rows and re-arms while times are shown.
+func (m Model) onClockTick() (tea.Model, tea.Cmd) {
+	m.clockArmed = false
+	if r, ok := m.panes[m.active].(views.Retimer); ok && m.mode != modeHelp {
+		r.Retime()
+	}
+	return m, m.armClock()
+}
+
+func (m Model) liveTimesShown() bool {
+	r, ok := m.panes[m.active].(views.Retimer)
+	return ok && m.mode != modeHelp && r.LiveTimes()
+}

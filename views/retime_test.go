@@ -1,0 +1,60 @@
+package views
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"opsdeck/keymap"
+	"opsdeck/themes"
+)
+
+// TestRelativeTimesStayLive: with the clock moving and nothing else
+// happening, the shown relative times count (drawn from the time, not the
+// text of load time), and Retime brings the row's expiry styling along
+// when the moment passes.
+func TestRelativeTimesStayLive(t *testing.T) {
+	now := sortNow
+	c := &Context{Theme: themes.Dark(), Keys: keymap.Default(), Now: func() time.Time { return now }}
+	p := NewSessions(c, "", "RUNNING")
+	loadFirstPage(t, p, sessionAt("s-live", 5*time.Second, 30*time.Second))
+	v := stripSGR(p.View())
+	if !strings.Contains(v, "just now") && !strings.Contains(v, "5s ago") || !strings.Contains(v, "in 30s") {
+		t.Fatalf("first frame:\n%s", v)
+	}
+	now = now.Add(40 * time.Second)
+	v = stripSGR(p.View())
+	if !strings.Contains(v, "45s ago") || !strings.Contains(v, "10s ago") {
+		t.Fatalf("times froze at load time:\n%s", v)
+	}
+	if r, _ := p.active().table.Row(p.active().table.SelectedID()); r.Tag != "" {
+		t.Fatalf("tag %q before retime: the test proves nothing", r.Tag)
+	}
+	if !p.Retime() {
+		t.Fatal("Retime says no live column is on screen")
+	}
+	r, _ := p.active().table.Row(p.active().table.SelectedID())
+	if r.Tag != "!" {
+		t.Fatalf("a RUNNING session past its expiry is not marked after Retime: tag %q", r.Tag)
+	}
+	if r.Cells[5].Style == nil || r.Cells[5].Style != errorCell("", c.Theme).Style {
+		t.Fatal("EXPIRES is not styled as an error after the expiry passed")
+	}
+}
+
+// stripSGR drops colour sequences so the test reads the text.
+func stripSGR(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
