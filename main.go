@@ -27,6 +27,7 @@ import (
 	"opsdeck/themes"
 	"opsdeck/ui"
 	"opsdeck/ui/livefeed"
+	"opsdeck/views"
 )
 
 // flags are the command line; an empty value means "not given", so the
@@ -66,13 +67,10 @@ func main() {
 	// RSS. A soft limit (never a kill) keeps it near the live set at the
 	// cost of more GC work while loading. GOMEMLIMIT, when set, wins.
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
+		debug.SetMemoryLimit(views.SoftMemoryLimit)
 	}
 	os.Exit(run(os.Args[1:]))
 }
-
-// memoryLimit is the console's soft heap limit (see BENCHMARKS.md).
-const memoryLimit = 128 << 20
 
 func run(args []string) int {
 	f, err := parseFlags(args)
