@@ -79,6 +79,12 @@ type Model struct {
 
 	// clockArmed: a clockTickMsg is on its way (clock.go).
 	clockArmed bool
+
+	// autoTheme: follow the terminal's background colour (theme.go).
+	autoTheme bool
+
+	// helpOff is the help screen's scroll offset, in lines (help.go).
+	helpOff int
 }
 
 // New builds the console. It does no I/O: the first page of the active pane
@@ -106,7 +112,7 @@ func New(o Options) Model {
 		ReadOnly: o.ReadOnly,
 		PageSize: o.PageSize,
 	}
-	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly}
+	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly, autoTheme: o.AutoTheme && !o.NoColor}
 	if o.Conn != nil {
 		m.endpoint = o.Conn.Target()
 		if m.profile == "" {
@@ -151,7 +157,7 @@ func New(o Options) Model {
 
 // Init loads the active pane and starts the live tail.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(m.panes[m.active].Init(), m.liveInit())
+	return tea.Batch(m.panes[m.active].Init(), m.liveInit(), m.queryBackground())
 }
 
 // Update routes one message, then keeps the clock ticking while the shown
@@ -175,6 +181,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.setSize(msg.Width, msg.Height)
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.onBackground(msg)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.key(msg)

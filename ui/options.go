@@ -38,6 +38,13 @@ type Options struct {
 	// zero.
 	Theme themes.Theme
 	Keys  keymap.Map
+	// AutoTheme: the theme was not chosen by the operator ("auto"), so the
+	// console asks the terminal for its background colour at start and
+	// switches to the dark or light theme by the answer (theme.go). Theme
+	// is the guess used until then. Ignored when NoColor is set.
+	AutoTheme bool
+	// NoColor: NO_COLOR is honoured; the theme never changes.
+	NoColor bool
 
 	// Scopes are what each pane lists at start.
 	Scopes Scopes

@@ -1,0 +1,53 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/themes"
+	"opsdeck/views"
+)
+
+// The auto theme. main can only guess the terminal's background (from
+// COLORFGBG, which many terminals do not set); bubbletea can ask the
+// terminal itself (OSC 11) once the program owns stdin. The console starts
+// with the guess and switches when the answer comes, restyling every pane.
+// A terminal that never answers leaves the guess in place.
+
+// queryBackground asks the terminal for its background colour when the
+// theme is auto.
+func (m Model) queryBackground() tea.Cmd {
+	if !m.autoTheme {
+		return nil
+	}
+	return tea.RequestBackgroundColor
+}
+
+// onBackground switches to the dark or light theme by the terminal's
+// answer, unless the theme was chosen explicitly.
+func (m *Model) onBackground(msg tea.BackgroundColorMsg) {
+	if !m.autoTheme || msg.Color == nil {
+		return
+	}
+	th := themes.Light()
+	if msg.IsDark() {
+		th = themes.Dark()
+	}
+	m.setTheme(th)
+}
+
+// setTheme restyles the console: the shared context first (rows rendered
+// from now on), then every pane's rows already shown.
+func (m *Model) setTheme(th themes.Theme) {
+	if th.Name == m.ctx.Theme.Name {
+		return
+	}
+	m.ctx.Theme = th
+	for _, p := range m.panes {
+		if t, ok := p.(views.Themer); ok {
+			t.SetTheme(th)
+		}
+	}
+}
+
+// Theme is the theme in use (for tests and main).
+func (m Model) Theme() themes.Theme { return m.ctx.Theme }
