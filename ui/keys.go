@@ -22,8 +22,9 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case modeHelp:
 		if key.Matches(k, km.Help) || key.Matches(k, km.Back) || key.Matches(k, km.Quit) {
 			m.mode = modeNormal
+			return m, nil
 		}
-		return m, nil
+		return m.helpKey(k), nil
 	case modeCommand:
 		return m.commandKey(k)
 	case modeFilter:
@@ -45,7 +46,7 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.quitting = true
 		return m, tea.Quit
 	case key.Matches(k, km.Help):
-		m.mode = modeHelp
+		m.mode, m.helpOff = modeHelp, 0
 		return m, nil
 	case key.Matches(k, km.Command):
 		m.mode = modeCommand

@@ -253,40 +253,6 @@ func (m Model) footer(w int) string {
 	return fitLine(m.help.ShortHelpView(bindings), w)
 }
 
-// helpView is generated from the keymap, the pane's own bindings and the
-// command table, so it always shows what actually works.
-func (m Model) helpView(w, h int) string {
-	th := m.ctx.Theme
-	hv := m.help
-	hv.ShowAll = true
-	var b strings.Builder
-	b.WriteString(th.Title.Render("Keys") + th.Muted.Render("  (? or esc closes)") + "\n")
-	b.WriteString(hv.FullHelpView(m.ctx.Keys.FullHelp()) + "\n")
-	if extra := m.panes[m.active].Help(); len(extra) > 0 {
-		b.WriteString(th.Title.Render(m.panes[m.active].ID().Name()+" pane") + "\n")
-		b.WriteString(hv.ShortHelpView(extra) + "\n")
-	}
-	// Commands flow as a paragraph so all of them fit at 80×24.
-	b.WriteString(th.Title.Render("Commands") + "\n")
-	line, lw := " ", 1
-	for _, u := range Usage() {
-		uw := lipgloss.Width(u) + 2
-		if lw+uw > w && lw > 1 {
-			b.WriteString(line + "\n")
-			line, lw = " ", 1
-		}
-		line += " " + th.Key.Render(u) + " "
-		lw += uw
-	}
-	b.WriteString(line + "\n")
-	b.WriteString(th.Muted.Render("Row marks: * marked · ! expired or overdue · ? the item differs from its schema (enter shows how)") + "\n")
-	if m.readOnly {
-		b.WriteString(th.Warn.Render("Read-only: actions that write are not offered.") + "\n")
-	}
-	b.WriteString(th.Muted.Render("Delegations are read-only: revocation is a UCAN invocation, not a table write."))
-	return strings.Join(fitBlock(b.String(), w, h), "\n")
-}
-
 func plural(n int, unit string) string {
 	if n == 1 {
 		return "1 " + unit

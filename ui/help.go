@@ -1,0 +1,183 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// The help screen is generated from the keymap, the pane's own bindings
+// and the command table, so it always shows what actually works. It must
+// be complete at any size: the keymap's groups are laid out side by side
+// as many as fit the width and wrap onto further rows (the bubbles help
+// view would cut the rest off with "…"), and when the whole does not fit
+// the height it scrolls (the keymap's up/down/page/top/bottom keys).
+
+// helpGroupGap separates two groups on one row.
+const helpGroupGap = 4
+
+// helpLines is the whole help text for width w, one styled line each.
+func (m Model) helpLines(w int) []string {
+	th := m.ctx.Theme
+	hv := m.help
+	hv.ShowAll = true
+	hv.SetWidth(0) // rows are packed to fit below; nothing may be cut
+	var b strings.Builder
+	b.WriteString(th.Title.Render("Keys") + th.Muted.Render("  (? or esc closes)") + "\n")
+	for _, row := range packGroups(m.ctx.Keys.FullHelp(), w, func(g []key.Binding) int {
+		return lipgloss.Width(hv.FullHelpView([][]key.Binding{g}))
+	}) {
+		b.WriteString(hv.FullHelpView(row) + "\n")
+	}
+	if extra := m.panes[m.active].Help(); len(extra) > 0 {
+		b.WriteString(th.Title.Render(m.panes[m.active].ID().Name()+" pane") + "\n")
+		for _, row := range packGroups([][]key.Binding{extra}, w, func(g []key.Binding) int {
+			return lipgloss.Width(hv.ShortHelpView(g))
+		}) {
+			b.WriteString(" " + hv.ShortHelpView(row[0]) + "\n")
+		}
+	}
+	// Commands flow as a paragraph, wrapped to the width.
+	b.WriteString(th.Title.Render("Commands") + "\n")
+	line, lw := " ", 1
+	for _, u := range Usage() {
+		uw := lipgloss.Width(u) + 2
+		if lw+uw > w && lw > 1 {
+			b.WriteString(line + "\n")
+			line, lw = " ", 1
+		}
+		line += " " + th.Key.Render(u) + " "
+		lw += uw
+	}
+	b.WriteString(line + "\n")
+	for _, note := range []string{
+		"Row marks: * marked · ! expired or overdue · ? the item differs from its schema (enter shows how)",
+		readOnlyNote(m.readOnly),
+		"Delegations are read-only: revocation is a UCAN invocation, not a table write.",
+	} {
+		for _, l := range wrapWords(note, w) {
+			b.WriteString(th.Muted.Render(l) + "\n")
+		}
+	}
+	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+}
+
+func readOnlyNote(ro bool) string {
+	if ro {
+		return "Read-only: actions that write are not offered."
+	}
+	return ""
+}
+
+// packGroups puts groups side by side, as many per row as fit w (at least
+// one), in order. A group wider than w alone gets a row of its own.
+func packGroups(groups [][]key.Binding, w int, width func([]key.Binding) int) [][][]key.Binding {
+	var rows [][][]key.Binding
+	var row [][]key.Binding
+	used := 0
+	for _, g := range groups {
+		if len(g) == 0 || !anyEnabled(g) {
+			continue
+		}
+		gw := width(g)
+		if len(row) > 0 && used+helpGroupGap+gw > w {
+			rows = append(rows, row)
+			row, used = nil, 0
+		}
+		if len(row) > 0 {
+			used += helpGroupGap
+		}
+		row = append(row, g)
+		used += gw
+	}
+	if len(row) > 0 {
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func anyEnabled(g []key.Binding) bool {
+	for _, b := range g {
+		if b.Enabled() {
+			return true
+		}
+	}
+	return false
+}
+
+// wrapWords breaks a plain sentence into lines of at most w cells.
+func wrapWords(s string, w int) []string {
+	if s == "" {
+		return nil
+	}
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case lipgloss.Width(line)+1+lipgloss.Width(word) <= w:
+			line += " " + word
+		default:
+			out = append(out, line)
+			line = word
+		}
+	}
+	return append(out, line)
+}
+
+// helpView is the window of the help text that fits h lines, from the
+// scroll offset; when it does not all fit, the last line says where the
+// window is and how to scroll.
+func (m Model) helpView(w, h int) string {
+	lines := m.helpLines(w)
+	if len(lines) <= h || h < 2 {
+		return strings.Join(fitBlock(strings.Join(lines, "\n"), w, h), "\n")
+	}
+	body := h - 1
+	off := min(max(m.helpOff, 0), len(lines)-body)
+	win := append([]string(nil), lines[off:off+body]...)
+	km := m.ctx.Keys
+	more := "── " + strconv.Itoa(off+1) + "–" + strconv.Itoa(off+body) + " of " + strconv.Itoa(len(lines)) +
+		" · " + firstKey(km.Down) + "/" + firstKey(km.Up) + " " + firstKey(km.PageDown) + "/" + firstKey(km.PageUp) + " scroll ──"
+	win = append(win, m.ctx.Theme.Muted.Render(more))
+	return strings.Join(fitBlock(strings.Join(win, "\n"), w, h), "\n")
+}
+
+// helpKey scrolls the help screen, keeping the offset within the text.
+func (m Model) helpKey(k tea.KeyPressMsg) Model {
+	km := m.ctx.Keys
+	h := m.paneHeight()
+	maxOff := max(len(m.helpLines(m.width))-(h-1), 0)
+	if len(m.helpLines(m.width)) <= h {
+		maxOff = 0
+	}
+	page := max(h-2, 1)
+	switch {
+	case key.Matches(k, km.Down):
+		m.helpOff++
+	case key.Matches(k, km.Up):
+		m.helpOff--
+	case key.Matches(k, km.PageDown):
+		m.helpOff += page
+	case key.Matches(k, km.PageUp):
+		m.helpOff -= page
+	case key.Matches(k, km.Top):
+		m.helpOff = 0
+	case key.Matches(k, km.Bottom):
+		m.helpOff = maxOff
+	}
+	m.helpOff = min(max(m.helpOff, 0), maxOff)
+	return m
+}
+
+// firstKey is a binding's first key as typed ("j"), for compact hints.
+func firstKey(b key.Binding) string {
+	if ks := b.Keys(); len(ks) > 0 {
+		return ks[0]
+	}
+	return b.Help().Key
+}

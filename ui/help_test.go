@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/keymap"
+	"opsdeck/themes"
+)
+
+// helpPages opens the help screen at w×h and collects every line it shows
+// while scrolling down with j to the end.
+func helpPages(t *testing.T, w, h int) (first string, seen string) {
+	t.Helper()
+	var tm tea.Model = New(Options{Theme: themes.Plain(), Keys: keymap.Default(), Now: func() time.Time { return fixedNow }})
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	tm, _ = tm.Update(tea.KeyPressMsg{Code: '?', Text: "?"})
+	first = stripANSI(tm.(Model).Render())
+	var all strings.Builder
+	prev := ""
+	for i := 0; i < 200; i++ {
+		scr := stripANSI(tm.(Model).Render())
+		all.WriteString(scr + "\n")
+		if scr == prev {
+			break
+		}
+		prev = scr
+		tm, _ = tm.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	}
+	if tm.(Model).Mode() != "help" {
+		t.Fatalf("j left the help screen (mode %s)", tm.(Model).Mode())
+	}
+	return first, all.String()
+}
+
+// TestHelpIsComplete: at 120×40 and at 80×24 every binding of the keymap
+// and every command can be read on the help screen (scrolling where it
+// does not fit), and nothing is cut with "…".
+func TestHelpIsComplete(t *testing.T) {
+	km := keymap.Default()
+	for _, size := range [][2]int{{120, 40}, {80, 24}, {60, 20}} {
+		first, seen := helpPages(t, size[0], size[1])
+		t.Logf("%dx%d:\n%s", size[0], size[1], first)
+		body := strings.Join(strings.Split(first, "\n")[2:size[1]-2], "\n")
+		if strings.Contains(body, "…") {
+			t.Errorf("%dx%d: help cut with …:\n%s", size[0], size[1], first)
+		}
+		flat := strings.Join(strings.Fields(seen), " ")
+		for _, g := range km.FullHelp() {
+			for _, b := range g {
+				if !strings.Contains(flat, b.Help().Key) || !strings.Contains(flat, strings.Join(strings.Fields(b.Help().Desc), " ")) {
+					t.Errorf("%dx%d: binding %q (%s) not on the help screen", size[0], size[1], b.Help().Key, b.Help().Desc)
+				}
+			}
+		}
+		for _, u := range Usage() {
+			if !strings.Contains(flat, strings.Join(strings.Fields(u), " ")) {
+				t.Errorf("%dx%d: command %q not on the help screen", size[0], size[1], u)
+			}
+		}
+	}
+}
