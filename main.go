@@ -102,10 +102,14 @@ func start(f flags) error {
 	if err := keys.Apply(keyBindings(cfg), keyLines(cfg), cfg.Path); err != nil {
 		return err
 	}
-	theme, err := themes.Pick(firstNonEmpty(f.theme, cfg.Theme), darkBackground(), themes.NoColor())
+	themeName := firstNonEmpty(f.theme, cfg.Theme)
+	theme, err := themes.Pick(themeName, darkBackground(), themes.NoColor())
 	if err != nil {
 		return err
 	}
+	// With "auto" the console asks the terminal for its background and
+	// switches; the COLORFGBG guess above is used until it answers.
+	autoTheme := themeName == "" || themeName == "auto"
 	cfgReadOnly, protected := cfg.ForEnv(env)
 	readOnly := f.readOnly || cfgReadOnly
 
@@ -197,9 +201,11 @@ func start(f flags) error {
 			StaleRun: time.Duration(cfg.Actions.StaleRunMinutes) * time.Minute,
 			Operator: action.CurrentOperator(conn.Profile),
 		},
-		Theme:  theme,
-		Keys:   keys,
-		Scopes: scopes,
+		Theme:     theme,
+		AutoTheme: autoTheme,
+		NoColor:   themes.NoColor(),
+		Keys:      keys,
+		Scopes:    scopes,
 
 		Feed:             feed,
 		StreamBuffer:     cfg.Stream.Buffer,
