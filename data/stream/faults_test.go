@@ -92,7 +92,7 @@ func faultRun(t *testing.T, seed uint64) {
 	// delivered something, as on AWS where iterators only expire after a
 	// 15-minute stall.
 	for _, id := range ids {
-		if err := w.step(ctx, id, 10); err != nil {
+		if err := w.Step(ctx, id, 10); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -105,7 +105,7 @@ func faultRun(t *testing.T, seed uint64) {
 		if i >= 3000 {
 			t.Fatalf("not every fault kind was injected after %d writes: %s", i, ft.Summary())
 		}
-		if err := w.step(ctx, ids[i%2], 25); err != nil {
+		if err := w.Step(ctx, ids[i%2], 25); err != nil {
 			t.Fatal(err)
 		}
 		if i%50 == 49 {
@@ -119,13 +119,13 @@ func faultRun(t *testing.T, seed uint64) {
 	// One more write per table, delivered after every earlier record of its
 	// shard: a late duplicate would have arrived before it.
 	for _, id := range ids {
-		if err := w.step(ctx, id, 25); err != nil {
+		if err := w.Step(ctx, id, 25); err != nil {
 			t.Fatal(err)
 		}
 	}
 	waitAll(t, sink, w, 60*time.Second)
 	got, health := sink.snapshot()
-	verifyExactly(t, got, w.wants)
+	verifyExactly(t, got, w.Wants)
 	t.Logf("faults injected: %s", ft.Summary())
 	seen := map[State]bool{}
 	for _, h := range health {

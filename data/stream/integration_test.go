@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"opsdeck/data"
+	"opsdeck/data/stream/streamtest"
 )
 
 // waitLive waits until every stream table is "live" and every table without
@@ -31,9 +32,9 @@ func waitLive(t testing.TB, sink *collectSink, streamed []data.TableID, polled .
 // waitAll waits until as many records arrived as the ground truth holds.
 // verifyExactly then tells missing from duplicated: a duplicate makes the
 // count reach the target early and leaves the last writes missing.
-func waitAll(t testing.TB, sink *collectSink, w *workload, timeout time.Duration) {
+func waitAll(t testing.TB, sink *collectSink, w *streamtest.Writer, timeout time.Duration) {
 	t.Helper()
-	n := len(w.wants)
+	n := len(w.Wants)
 	sink.waitFor(t, timeout, "all records", func() bool { return len(sink.recs) >= n })
 }
 
@@ -52,20 +53,20 @@ func TestEveryWriteArrivesOnce(t *testing.T) {
 	w := newWorkload(conn, tables, 1)
 	ctx := context.Background()
 	for i := 0; i < 300; i++ {
-		if err := w.step(ctx, ids[i%2], 20); err != nil {
+		if err := w.Step(ctx, ids[i%2], 20); err != nil {
 			t.Fatal(err)
 		}
 	}
 	kinds := map[string]int{}
-	for _, wt := range w.wants {
-		kinds[wt.event]++
+	for _, wt := range w.Wants {
+		kinds[wt.Event]++
 	}
 	if kinds["INSERT"] == 0 || kinds["MODIFY"] == 0 || kinds["REMOVE"] == 0 {
 		t.Fatalf("workload lacks a kind of write: %v", kinds)
 	}
 	waitAll(t, sink, w, 60*time.Second)
 	got, health := sink.snapshot()
-	verifyExactly(t, got, w.wants)
+	verifyExactly(t, got, w.Wants)
 	for _, r := range got {
 		if r.TableName != tables.Name(r.Table) || r.ApproxTime.IsZero() || r.TTL || r.Shard == "" {
 			t.Errorf("record metadata wrong: %+v", r)

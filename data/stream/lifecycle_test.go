@@ -25,7 +25,7 @@ func TestStreamDisabledIsOff(t *testing.T) {
 
 	w := newWorkload(conn, tables, 2)
 	for i := 0; i < 10; i++ {
-		if err := w.step(context.Background(), data.TableSessions, 3); err != nil {
+		if err := w.Step(context.Background(), data.TableSessions, 3); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,7 +38,7 @@ func TestStreamDisabledIsOff(t *testing.T) {
 	}
 	sink.waitFor(t, 30*time.Second, "off", func() bool { return sink.lastState(data.TableSessions) == StateOff })
 	got, health := sink.snapshot()
-	verifyExactly(t, got, w.wants)
+	verifyExactly(t, got, w.Wants)
 	last := health[len(health)-1]
 	if !strings.Contains(last.Detail, "disabled") {
 		t.Errorf("off detail should say the stream was disabled: %q", last.Detail)

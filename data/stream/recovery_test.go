@@ -35,7 +35,7 @@ func TestRecoversAfterServerRestart(t *testing.T) {
 
 	w := newWorkload(conn, tables, 5)
 	for i := 0; i < 40; i++ {
-		if err := w.step(ctx, ids[i%2], 8); err != nil {
+		if err := w.Step(ctx, ids[i%2], 8); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -54,7 +54,7 @@ func TestRecoversAfterServerRestart(t *testing.T) {
 		t.Fatalf("restarting DynamoDB Local: %v", err)
 	}
 	for i := 0; i < 40; i++ {
-		if err := w.step(ctx, ids[i%2], 8); err != nil {
+		if err := w.Step(ctx, ids[i%2], 8); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -63,7 +63,7 @@ func TestRecoversAfterServerRestart(t *testing.T) {
 	})
 	waitAll(t, sink, w, 60*time.Second)
 	got, health := sink.snapshot()
-	verifyExactly(t, got, w.wants)
+	verifyExactly(t, got, w.Wants)
 	for _, h := range health[mark:] {
 		if h.State == StateOff {
 			t.Errorf("a restart must not stop the reader: %+v", h)

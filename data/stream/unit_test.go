@@ -8,6 +8,7 @@ import (
 	st "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"opsdeck/data"
+	"opsdeck/data/stream/streamtest"
 )
 
 func TestSeqAfterComparesAsNumbers(t *testing.T) {
@@ -89,7 +90,7 @@ func TestDeliverConvertsAndDedupes(t *testing.T) {
 		t.Errorf("TTL flags: %v %v", sink.recs[1].TTL, sink.recs[2].TTL)
 	}
 	want := `{"m":M{"b":Bff,"bs":BS[01],"l":L[N1,NULL,],"ns":NS[2],"ss":SS["a" "b"],"t":BOOLtrue,},"sessionId":S"s1",}`
-	if got := canon(r.New); got != want {
+	if got := streamtest.Canon(r.New); got != want {
 		t.Errorf("converted image:\n got %s\nwant %s", got, want)
 	}
 	if r.Old != nil {

@@ -1,240 +1,32 @@
 package stream
 
 import (
-	"context"
-	"fmt"
-	"math/rand/v2"
-	"sort"
-	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	ddb "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"opsdeck/data"
+	"opsdeck/data/stream/streamtest"
 )
 
-// want is one stream record the ground truth says must arrive.
-type want struct {
-	table    data.TableID
-	key      string // canon(keys)
-	event    string
-	old, new string // canon of the image the view type carries ("" = none)
+// newWorkload is the shared ground-truth writer (streamtest.Writer) with
+// every attribute type in its inserts, so the exact check below also covers
+// the conversion of binary, list, bool and non-ASCII values.
+func newWorkload(conn *data.Conn, tables data.Tables, seed uint64) *streamtest.Writer {
+	w := streamtest.NewWriter(conn, tables, seed)
+	w.AllTypes = true
+	return w
 }
 
-// workload writes inserts, modifies and removes to stream tables and keeps
-// the ground truth: the images come from the writes' own ReturnValues, i.e.
-// from the database, not from a model of it.
-type workload struct {
-	conn   *data.Conn
-	tables data.Tables
-	rng    *rand.Rand
-	live   map[data.TableID]map[string]data.Item // key canon → current keys
-	wants  []want
-	serial int
-}
-
-func newWorkload(conn *data.Conn, tables data.Tables, seed uint64) *workload {
-	return &workload{conn: conn, tables: tables, rng: rand.New(rand.NewPCG(seed, 7)), live: map[data.TableID]map[string]data.Item{}}
-}
-
-// keyFor makes the key of item number n of a table.
-func keyFor(id data.TableID, n int) data.Item {
-	s := data.MustSchema(id)
-	k := data.Item{s.PK.Name: &ddb.AttributeValueMemberS{Value: fmt.Sprintf("%s-%03d", id, n)}}
-	if s.SK != nil {
-		k[s.SK.Name] = &ddb.AttributeValueMemberS{Value: fmt.Sprintf("2026-11-21T12:00:%02d#%d", n%60, n)}
-	}
-	return k
-}
-
-// step makes one write to table id on one of nkeys keys: an insert if the
-// key is absent, else a modify (2 in 3) or a remove.
-func (w *workload) step(ctx context.Context, id data.TableID, nkeys int) error {
-	n := w.rng.IntN(nkeys)
-	keys := keyFor(id, n)
-	kc := canon(keys)
-	name := aws.String(w.tables.Name(id))
-	if w.live[id] == nil {
-		w.live[id] = map[string]data.Item{}
-	}
-	w.serial++
-	view := data.MustSchema(id).Stream
-	_, exists := w.live[id][kc]
-	switch {
-	case !exists:
-		item := data.Item{
-			"status":  &ddb.AttributeValueMemberS{Value: "CREATING"},
-			"n":       &ddb.AttributeValueMemberN{Value: "0"},
-			"payload": &ddb.AttributeValueMemberM{Value: data.Item{"serial": &ddb.AttributeValueMemberN{Value: fmt.Sprint(w.serial)}, "tags": &ddb.AttributeValueMemberL{Value: []ddb.AttributeValue{&ddb.AttributeValueMemberS{Value: "ünï"}, &ddb.AttributeValueMemberBOOL{Value: true}}}}},
-			"bin":     &ddb.AttributeValueMemberB{Value: []byte{0, 1, 2, byte(w.serial)}},
-		}
-		for k, v := range keys {
-			item[k] = v
-		}
-		if _, err := w.conn.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: name, Item: item}); err != nil {
-			return err
-		}
-		w.live[id][kc] = keys
-		w.add(id, view, kc, "INSERT", nil, item)
-	case w.rng.IntN(3) < 2:
-		out, err := w.conn.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-			TableName: name, Key: keys,
-			UpdateExpression:         aws.String("SET #n = #n + :one, #s = :s, serial = :serial"),
-			ExpressionAttributeNames: map[string]string{"#n": "n", "#s": "status"},
-			ExpressionAttributeValues: map[string]ddb.AttributeValue{
-				":one": &ddb.AttributeValueMemberN{Value: "1"}, ":s": &ddb.AttributeValueMemberS{Value: "RUNNING"},
-				":serial": &ddb.AttributeValueMemberN{Value: fmt.Sprint(w.serial)},
-			},
-			ReturnValues: ddb.ReturnValueAllOld,
-		})
-		if err != nil {
-			return err
-		}
-		got, err := w.conn.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: name, Key: keys, ConsistentRead: aws.Bool(true)})
-		if err != nil {
-			return err
-		}
-		w.add(id, view, kc, "MODIFY", out.Attributes, got.Item)
-	default:
-		out, err := w.conn.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: name, Key: keys, ReturnValues: ddb.ReturnValueAllOld})
-		if err != nil {
-			return err
-		}
-		delete(w.live[id], kc)
-		w.add(id, view, kc, "REMOVE", out.Attributes, nil)
-	}
-	return nil
-}
-
-func (w *workload) add(id data.TableID, view data.StreamView, kc, event string, old, new data.Item) {
-	wt := want{table: id, key: kc, event: event}
-	if view == data.StreamNewAndOld || view == data.StreamOldImage {
-		wt.old = canon(old)
-	}
-	if view == data.StreamNewAndOld || view == data.StreamNewImage {
-		wt.new = canon(new)
-	}
-	w.wants = append(w.wants, wt)
-}
-
-func gotOf(r Record) want {
-	return want{table: r.Table, key: canon(r.Keys), event: r.EventName, old: canon(r.Old), new: canon(r.New)}
-}
-
-// verifyExactly checks that got is the ground truth exactly: the same
-// records per table and key, in the same order, none missing, none extra,
-// and that no (shard, sequence number) was delivered twice.
-func verifyExactly(t testing.TB, got []Record, wants []want) {
+// verifyExactly checks that the records got are the ground truth exactly
+// (see streamtest.VerifyExactly), identifying each by shard and sequence
+// number for the duplicate check.
+func verifyExactly(t testing.TB, got []Record, wants []streamtest.Want) {
 	t.Helper()
-	seen := map[string]bool{}
-	for _, r := range got {
-		id := r.Shard + "/" + r.Seq
-		if seen[id] {
-			t.Errorf("record %s delivered twice", id)
-		}
-		seen[id] = true
+	gs := make([]streamtest.Got, len(got))
+	for i, r := range got {
+		gs[i] = streamtest.Got{ID: r.Shard + "/" + r.Seq, Want: streamtest.Want{
+			Table: r.Table, Key: streamtest.Canon(r.Keys), Event: r.EventName,
+			Old: streamtest.Canon(r.Old), New: streamtest.Canon(r.New),
+		}}
 	}
-	type tk struct {
-		table data.TableID
-		key   string
-	}
-	gotBy, wantBy := map[tk][]want{}, map[tk][]want{}
-	for _, r := range got {
-		g := gotOf(r)
-		gotBy[tk{g.table, g.key}] = append(gotBy[tk{g.table, g.key}], g)
-	}
-	for _, w := range wants {
-		wantBy[tk{w.table, w.key}] = append(wantBy[tk{w.table, w.key}], w)
-	}
-	bad := 0
-	for k, ws := range wantBy {
-		gs := gotBy[k]
-		for i := 0; i < len(ws) || i < len(gs); i++ {
-			switch {
-			case i >= len(gs):
-				t.Errorf("%s %s: record %d (%s) missing", k.table, k.key, i, ws[i].event)
-			case i >= len(ws):
-				t.Errorf("%s %s: extra record %d: %+v", k.table, k.key, i, gs[i])
-			case gs[i] != ws[i]:
-				t.Errorf("%s %s: record %d:\n got %+v\nwant %+v", k.table, k.key, i, gs[i], ws[i])
-			default:
-				continue
-			}
-			if bad++; bad > 20 {
-				t.Fatalf("too many differences")
-			}
-		}
-	}
-	for k, gs := range gotBy {
-		if _, ok := wantBy[k]; !ok {
-			t.Errorf("%s %s: %d records for a key never written", k.table, k.key, len(gs))
-		}
-	}
-	if len(got) != len(wants) {
-		t.Errorf("got %d records, want %d", len(got), len(wants))
-	}
-}
-
-// canon is a deterministic text form of an item, for comparisons.
-func canon(it data.Item) string {
-	if it == nil {
-		return ""
-	}
-	var b strings.Builder
-	canonMap(&b, it)
-	return b.String()
-}
-
-func canonMap(b *strings.Builder, m map[string]ddb.AttributeValue) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b.WriteByte('{')
-	for _, k := range keys {
-		fmt.Fprintf(b, "%q:", k)
-		canonValue(b, m[k])
-		b.WriteByte(',')
-	}
-	b.WriteByte('}')
-}
-
-func canonValue(b *strings.Builder, v ddb.AttributeValue) {
-	switch x := v.(type) {
-	case *ddb.AttributeValueMemberS:
-		fmt.Fprintf(b, "S%q", x.Value)
-	case *ddb.AttributeValueMemberN:
-		fmt.Fprintf(b, "N%s", x.Value)
-	case *ddb.AttributeValueMemberB:
-		fmt.Fprintf(b, "B%x", x.Value)
-	case *ddb.AttributeValueMemberBOOL:
-		fmt.Fprintf(b, "BOOL%v", x.Value)
-	case *ddb.AttributeValueMemberNULL:
-		b.WriteString("NULL")
-	case *ddb.AttributeValueMemberSS:
-		s := append([]string(nil), x.Value...)
-		sort.Strings(s)
-		fmt.Fprintf(b, "SS%q", s)
-	case *ddb.AttributeValueMemberNS:
-		s := append([]string(nil), x.Value...)
-		sort.Strings(s)
-		fmt.Fprintf(b, "NS%v", s)
-	case *ddb.AttributeValueMemberBS:
-		fmt.Fprintf(b, "BS%x", x.Value)
-	case *ddb.AttributeValueMemberL:
-		b.WriteString("L[")
-		for _, e := range x.Value {
-			canonValue(b, e)
-			b.WriteByte(',')
-		}
-		b.WriteByte(']')
-	case *ddb.AttributeValueMemberM:
-		b.WriteByte('M')
-		canonMap(b, x.Value)
-	default:
-		fmt.Fprintf(b, "?%T", v)
-	}
+	streamtest.VerifyExactly(t, gs, wants)
 }

@@ -38,6 +38,10 @@ type Writer struct {
 	// Attrs, when set, adds attributes to every inserted item (e.g. the
 	// projectId that puts a session in a pane's scope).
 	Attrs func(id data.TableID, n int) data.Item
+	// AllTypes, when set, makes inserted items also carry a binary
+	// attribute and, inside payload, a list of a non-ASCII string and a
+	// bool, so a check of the records covers the conversion of those types.
+	AllTypes bool
 	// Wants is the ground truth so far, in write order.
 	Wants []Want
 }
@@ -78,6 +82,10 @@ func (w *Writer) Step(ctx context.Context, id data.TableID, nkeys int) error {
 			"status":  &ddb.AttributeValueMemberS{Value: "CREATING"},
 			"n":       &ddb.AttributeValueMemberN{Value: "0"},
 			"payload": &ddb.AttributeValueMemberM{Value: data.Item{"serial": &ddb.AttributeValueMemberN{Value: fmt.Sprint(w.serial)}}},
+		}
+		if w.AllTypes {
+			item["payload"].(*ddb.AttributeValueMemberM).Value["tags"] = &ddb.AttributeValueMemberL{Value: []ddb.AttributeValue{&ddb.AttributeValueMemberS{Value: "ünï"}, &ddb.AttributeValueMemberBOOL{Value: true}}}
+			item["bin"] = &ddb.AttributeValueMemberB{Value: []byte{0, 1, 2, byte(w.serial)}}
 		}
 		if w.Attrs != nil {
 			for k, v := range w.Attrs(id, n) {
