@@ -3,7 +3,6 @@ package stream
 import (
 	"context"
 	"fmt"
-	"sort"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	ddb "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
+	"opsdeck/data/stream/streamtest"
 )
 
 // chanSink hands every record's key to a channel, for benchmarks.
@@ -68,46 +68,22 @@ func BenchmarkWriteToRecord(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	var mu sync.Mutex
-	acked := make(map[string]time.Time, n)
-	arrived := make(map[string]time.Time, n)
-	writeErr := make(chan error, 1)
+	lat := streamtest.NewLatency(n)
 	b.ResetTimer()
-	go func() {
-		tick := time.NewTicker(130 * time.Millisecond)
-		defer tick.Stop()
-		for i := 0; i < n; i++ {
-			select {
-			case <-tick.C:
-			case <-ctx.Done():
-				return
-			}
-			key := fmt.Sprintf("bench-%d", i)
-			_, err := conn.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: name, Item: data.Item{
-				"sessionId": &ddb.AttributeValueMemberS{Value: key},
-				"status":    &ddb.AttributeValueMemberS{Value: "RUNNING"},
-			}})
-			if err != nil {
-				writeErr <- err
-				return
-			}
-			mu.Lock()
-			acked[key] = time.Now()
-			mu.Unlock()
-		}
-	}()
+	writeErr := lat.WritePaced(ctx, n, 130*time.Millisecond, func(i int) (string, error) {
+		key := fmt.Sprintf("bench-%d", i)
+		_, err := conn.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: name, Item: data.Item{
+			"sessionId": &ddb.AttributeValueMemberS{Value: key},
+			"status":    &ddb.AttributeValueMemberS{Value: "RUNNING"},
+		}})
+		return key, err
+	})
 	deadline := time.NewTimer(time.Duration(n)*130*time.Millisecond + 60*time.Second)
 	defer deadline.Stop()
-	for got := 0; got < n; {
+	for lat.Count() < n {
 		select {
 		case k := <-sink.keys:
-			now := time.Now()
-			mu.Lock()
-			if _, dup := arrived[k]; !dup {
-				arrived[k] = now
-				got++
-			}
-			mu.Unlock()
+			lat.Arrived(k, time.Now())
 		case err := <-writeErr:
 			b.Fatal(err)
 		case <-deadline.C:
@@ -115,22 +91,7 @@ func BenchmarkWriteToRecord(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	mu.Lock()
-	defer mu.Unlock()
-	lat := make([]time.Duration, 0, n)
-	for k, at := range arrived {
-		// A record can arrive before its PutItem returns: that counts as 0.
-		d := time.Duration(0)
-		if a, ok := acked[k]; ok && at.After(a) {
-			d = at.Sub(a)
-		}
-		lat = append(lat, d)
-	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
-	b.ReportMetric(ms(lat[(len(lat)*99)/100]), "p99-ms")
-	b.ReportMetric(float64(len(lat)), "writes")
+	lat.Report(b)
 }
 
 // BenchmarkRecordThroughput measures how fast the reader drains a backlog:

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"sort"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/stream"
+	"opsdeck/data/stream/streamtest"
 )
 
 // BenchmarkWriteToPane measures, for at least 200 writes, the time from
@@ -33,29 +33,16 @@ func BenchmarkWriteToPane(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	var mu sync.Mutex
-	acked := make(map[string]time.Time, n)
-	arrived := make(map[string]time.Time, n)
+	lat := streamtest.NewLatency(n)
 	b.ResetTimer()
-	go func() {
-		tick := time.NewTicker(130 * time.Millisecond)
-		defer tick.Stop()
-		for i := 0; i < n; i++ {
-			select {
-			case <-tick.C:
-			case <-ctx.Done():
-				return
-			}
-			id := fmt.Sprintf("lat-%05d", i)
-			r.put(b, data.TableSessions, data.Item{"sessionId": s(id), "status": s("RUNNING")})
-			mu.Lock()
-			acked[id] = time.Now()
-			mu.Unlock()
-		}
-	}()
+	lat.WritePaced(ctx, n, 130*time.Millisecond, func(i int) (string, error) {
+		id := fmt.Sprintf("lat-%05d", i)
+		r.put(b, data.TableSessions, data.Item{"sessionId": s(id), "status": s("RUNNING")})
+		return id, nil
+	})
 	deadline := time.NewTimer(time.Duration(n)*130*time.Millisecond + 60*time.Second)
 	defer deadline.Stop()
-	for len(arrived) < n {
+	for lat.Count() < n {
 		select {
 		case m := <-r.batches:
 			from := len(r.seen)
@@ -63,31 +50,15 @@ func BenchmarkWriteToPane(b *testing.B) {
 			now := time.Now()
 			for _, rec := range r.seen[from:] {
 				if v, ok := rec.Keys["sessionId"].(*types.AttributeValueMemberS); ok {
-					if _, dup := arrived[v.Value]; !dup {
-						arrived[v.Value] = now
-					}
+					lat.Arrived(v.Value, now)
 				}
 			}
 		case <-deadline.C:
-			b.Fatalf("only %d of %d records applied before the deadline", len(arrived), n)
+			b.Fatalf("only %d of %d records applied before the deadline", lat.Count(), n)
 		}
 	}
 	b.StopTimer()
-	mu.Lock()
-	defer mu.Unlock()
-	lat := make([]time.Duration, 0, n)
-	for id, at := range arrived {
-		d := time.Duration(0)
-		if a, ok := acked[id]; ok && at.After(a) {
-			d = at.Sub(a)
-		}
-		lat = append(lat, d)
-	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
-	b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
-	b.ReportMetric(float64(len(lat)), "writes")
+	lat.Report(b)
 }
 
 // BenchmarkPaneThroughput measures records applied per second in the pane
