@@ -131,6 +131,7 @@ func (p *Delegations) scopeDelegations(audience string) {
 	p.setScope(subDelegations, data.DelegationsByAudience(a), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
 		return pageOf(st.DelegationsByAudience(ctx, a, req))
 	})
+	p.lists[subDelegations].fixColumns("audience")
 }
 
 func (p *Delegations) scopeSubscriptions(customer string) {
@@ -139,6 +140,7 @@ func (p *Delegations) scopeSubscriptions(customer string) {
 	p.setScope(subSubscriptions, data.SubscriptionsByCustomer(c), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
 		return pageOf(st.SubscriptionsByCustomer(ctx, c, "", req))
 	})
+	p.lists[subSubscriptions].fixColumns("customer")
 }
 
 func (p *Delegations) scopeConsumers(consumer string) {

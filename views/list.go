@@ -158,6 +158,7 @@ func newList(c *Context, pane PaneID, kind string, cols []vtable.Column, rowOf r
 func (l *list) setScope(s data.Scope, f fetchFunc) {
 	l.stop()
 	l.scope, l.fetch, l.hasScope = s, f, true
+	l.fixColumns() // the new scope says which columns it fixes, if any
 	l.ld = loadState{}
 	l.resetItems(0)
 	l.table.SetRows(nil)

@@ -77,6 +77,7 @@ func (p *Runs) scopeUser(userID string) {
 		return pageOf(st.RunsByUser(ctx, id, req))
 	})
 	p.lists[0].naturalOrder("created", true) // SK RUN#<timestamp>#…, newest first
+	p.lists[0].fixColumns("user")
 }
 
 // ShowUser lists a user's runs, newest first.

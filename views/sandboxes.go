@@ -94,6 +94,11 @@ func (p *Sandboxes) scope(by, value string) {
 	}
 	// All three indexes sort by allocated_at, oldest first.
 	p.lists[0].naturalOrder("allocated", false)
+	// By track, every TRACK cell repeats the title. By status the STATUS
+	// column stays: an allocation past its window reads "(expired)" there.
+	if p.by == "track" {
+		p.lists[0].fixColumns("track")
+	}
 }
 
 // Show lists sandboxes by "status", "track" or "key"; an empty by means

@@ -74,7 +74,9 @@ const quotaPages = 20
 
 func sessionColumns() []vtable.Column {
 	return []vtable.Column{
-		{Key: "session", Title: "SESSION", Width: 14, Flex: 3, Priority: 10},
+		// Width 19 is a whole session id (sess_ + 14): the id is what on-call
+		// copies and searches for, so the minimum never cuts one.
+		{Key: "session", Title: "SESSION", Width: 19, Flex: 3, Priority: 10},
 		{Key: "status", Title: "STATUS", Width: 9, Priority: 9},
 		{Key: "internal", Title: "INTERNAL", Width: 12, Priority: 4},
 		{Key: "project", Title: "PROJECT", Width: 10, Flex: 2, Priority: 6},
@@ -219,6 +221,7 @@ func (p *Sessions) scopeProject(projectID string) {
 		return pageOf(st.SessionsByProject(ctx, id, req))
 	})
 	p.lists[subSessions].naturalOrder("created", true) // projectId-createdAt-index, newest first
+	p.lists[subSessions].fixColumns("project")
 	p.lists[subAPIKeys].setScope(data.APIKeysByProject(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
 		return pageOf(st.APIKeysByProject(ctx, id, req))
 	})
@@ -229,6 +232,7 @@ func (p *Sessions) scopeProject(projectID string) {
 	p.lists[subContexts].setScope(ctxScope, func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
 		return pageOf(st.ContextsByProject(ctx, id, req))
 	})
+	p.lists[subContexts].fixColumns("project")
 	p.cur = subSessions
 }
 

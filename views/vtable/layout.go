@@ -12,14 +12,17 @@ type layout struct {
 
 func minWidth(c Column) int { return max(c.Width, 1) }
 
-// relayout fits the columns to the width: hide the least important columns
-// (lowest Priority, rightmost among equals; never the first) until the
+// relayout fits the columns to the width: Hidden columns are never shown;
+// of the others, hide the least important
+// (lowest Priority, rightmost among equals; never the first shown) until the
 // minimum widths fit, then share the remaining space among Flex columns.
 func (m *Model) relayout() {
 	avail := m.width - gutterWidth
-	vis := make([]int, len(m.cols))
-	for i := range vis {
-		vis[i] = i
+	vis := make([]int, 0, len(m.cols))
+	for i, c := range m.cols {
+		if !c.Hidden {
+			vis = append(vis, i)
+		}
 	}
 	need := func() int {
 		n := 0

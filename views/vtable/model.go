@@ -97,7 +97,8 @@ func (m Model) Size() (w, h int) { return m.width, m.height }
 // still valid.
 func (m *Model) SetColumns(cols []Column) {
 	m.cols = slices.Clone(cols)
-	if m.sortCol >= len(m.cols) {
+	if m.sortCol >= len(m.cols) || (m.sortCol >= 0 && m.cols[m.sortCol].Hidden) {
+		// A sort on a column the operator cannot see would be invisible.
 		m.sortCol = -1
 	}
 	if m.natCol >= len(m.cols) {
@@ -429,6 +430,9 @@ func (m Model) SortState() (col int, desc bool) { return m.sortCol, m.sortDesc }
 // "unsorted". For the keymap's SortNext.
 func (m *Model) CycleSort() {
 	next := m.sortCol + 1
+	for next < len(m.cols) && m.cols[next].Hidden {
+		next++ // skip what is not shown: its sort would be invisible
+	}
 	if next >= len(m.cols) {
 		next = -1
 	}

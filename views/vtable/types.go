@@ -39,6 +39,12 @@ type Column struct {
 	// instead of freezing at load time. Only drawn rows are formatted. A
 	// cell without a numeric key (SortLast, "-") shows its Text.
 	Relative func(t, now time.Time) string
+	// Hidden leaves the column out of the layout whatever the width, while
+	// its cells stay in the rows (index-aligned, still searchable by the
+	// filter). A list hides a column whose value its scope fixes: under
+	// "Sessions · project p-1" every PROJECT cell reads p-1, and the
+	// width is better spent on the ids.
+	Hidden bool
 }
 
 // Cell is one value. Text is raw tenant text; the table passes it through
