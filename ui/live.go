@@ -31,6 +31,9 @@ type liveState struct {
 	// they are about the terminal, not the data.
 	redrawAt   time.Time
 	lastChange time.Time
+	// reconnect tracks tables that left live, for the debounced display
+	// (live_health.go).
+	reconnect map[data.TableID]reconnectSeen
 }
 
 func (m *Model) initLive(o Options) {
@@ -66,11 +69,12 @@ func (m Model) pollTick() tea.Cmd {
 func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 	live := m.stream.Live()
 	live.Append(b.Records)
+	var cmds []tea.Cmd
 	for _, h := range b.Health {
+		cmds = append(cmds, m.noteHealth(h))
 		live.SetHealth(h)
 	}
 	live.NoteDropped(b.Dropped)
-	var cmds []tea.Cmd
 	if len(b.Records) > 0 {
 		changes := toChanges(b.Records)
 		m.changesToDialog(changes)
@@ -178,7 +182,7 @@ func (m Model) liveLabel(p views.Pane) string {
 	if t == "" {
 		return ""
 	}
-	h, ok := m.stream.Live().Health(t)
+	h, ok := m.shownHealth(t)
 	if !ok {
 		return ""
 	}
@@ -201,11 +205,10 @@ func (m Model) liveLabel(p views.Pane) string {
 // their tables, since those are the ones an operator must look at. "" until
 // the reader has reported (or without a live tail).
 func (m Model) healthSummary() string {
-	live := m.stream.Live()
 	var nLive, nPoll int
 	var bad []string
 	for _, s := range data.Schemas() {
-		h, ok := live.Health(s.ID)
+		h, ok := m.shownHealth(s.ID)
 		if !ok {
 			continue
 		}
@@ -241,10 +244,9 @@ func shortDuration(d time.Duration) string {
 // state, then the live ones, so a narrow terminal cuts the least useful
 // part: "graph-runs reconnecting · sandboxes polling · live: sessions events".
 func (m Model) streamHealthLine() string {
-	live := m.stream.Live()
 	var first, ok []string
 	for _, s := range data.Schemas() {
-		h, known := live.Health(s.ID)
+		h, known := m.shownHealth(s.ID)
 		switch {
 		case !known:
 		case h.State == stream.StateLive:

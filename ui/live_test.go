@@ -320,8 +320,10 @@ func TestLiveTitleSaysWhy(t *testing.T) {
 		h    stream.Health
 		want string
 	}{
-		{stream.Health{Table: data.TableSessions, State: stream.StateLive}, "· live"},
+		// Reconnecting first: after live it would be debounced
+		// (live_health_test.go covers that).
 		{stream.Health{Table: data.TableSessions, State: stream.StateReconnecting, Detail: "throttled"}, "reconnecting (throttled)"},
+		{stream.Health{Table: data.TableSessions, State: stream.StateLive}, "· live"},
 		{stream.Health{Table: data.TableSessions, State: stream.StateGap, Detail: "records trimmed"}, "gap (records trimmed)"},
 		{stream.Health{Table: data.TableSessions, State: stream.StateOff, Detail: "stream disabled"}, "stream off: polling every 5s"},
 	} {

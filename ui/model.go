@@ -212,6 +212,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onPollTick()
 	case redrawMsg:
 		return m.onRedraw()
+	case healthSettleMsg:
+		return m, nil // the redraw shows a reconnect that outlasted its grace
 	case ChangesMsg:
 		m.changesToDialog(msg.Changes)
 		var cmds []tea.Cmd

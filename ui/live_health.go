@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+	"opsdeck/data/stream"
+)
+
+// The reader reports every failed call as "reconnecting" and the next good
+// one as "live", so a single throttled GetRecords made the title and status
+// bar flap "reconnecting → live" within a second, training on-call to
+// ignore the word. What is shown is therefore debounced: a table that was
+// live and starts reconnecting keeps showing live for reconnectGrace; if it
+// is still reconnecting then, that is shown (a state that lasts is never
+// hidden). Gap, off and polling are shown at once — they are never a blip.
+// Only the display is debounced: the Stream pane's model and the polling
+// decision (needsPolling) keep the raw health.
+
+// reconnectGrace is how long a live table may be reconnecting before it is
+// shown as reconnecting.
+const reconnectGrace = 2 * time.Second
+
+// reconnectSeen is when a table left live for reconnecting (by the
+// console's clock, Options.Now).
+type reconnectSeen struct {
+	since    time.Time
+	fromLive bool
+}
+
+// healthSettleMsg makes the console draw again when a grace period ends, so
+// a reconnect that lasted appears without waiting for a key.
+type healthSettleMsg struct{}
+
+// noteHealth records a health report's transition before it is stored, and
+// returns the redraw for the end of a grace period it starts (nil if none).
+func (m *Model) noteHealth(h stream.Health) tea.Cmd {
+	prev, known := m.stream.Live().Health(h.Table)
+	if h.State != stream.StateReconnecting {
+		delete(m.live.reconnect, h.Table)
+		return nil
+	}
+	if known && prev.State == stream.StateReconnecting {
+		// Still the same episode: its start stays, so a long one surfaces.
+		return nil
+	}
+	if m.live.reconnect == nil {
+		m.live.reconnect = map[data.TableID]reconnectSeen{}
+	}
+	fromLive := known && prev.State == stream.StateLive
+	m.live.reconnect[h.Table] = reconnectSeen{since: m.ctx.Now(), fromLive: fromLive}
+	if !fromLive {
+		return nil
+	}
+	return tea.Tick(reconnectGrace, func(time.Time) tea.Msg { return healthSettleMsg{} })
+}
+
+// shownHealth is a table's health as the console displays it: the raw
+// health, except a reconnect from live younger than reconnectGrace, which
+// still reads live.
+func (m Model) shownHealth(t data.TableID) (stream.Health, bool) {
+	h, ok := m.stream.Live().Health(t)
+	if !ok || h.State != stream.StateReconnecting {
+		return h, ok
+	}
+	seen, tracked := m.live.reconnect[t]
+	if tracked && seen.fromLive && m.ctx.Now().Sub(seen.since) < reconnectGrace {
+		return stream.Health{Table: t, State: stream.StateLive}, true
+	}
+	return h, true
+}
