@@ -40,32 +40,14 @@ func (p actProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	marked, _ := p.Model.Pane(views.PaneSandboxes).Marked()
 	s := snap{mode: p.Model.Mode(), flash: p.Model.Flash(), screen: stripANSI(p.Model.Render()),
 		sessions: p.Model.Pane(views.PaneSessions).Status(), sandboxes: p.Model.Pane(views.PaneSandboxes).Status(), marked: len(marked)}
-	select {
-	case p.snaps <- s:
-	default:
-		select {
-		case <-p.snaps:
-		default:
-		}
-		p.snaps <- s
-	}
+	publishLatest(p.snaps, s)
 	return p, cmd
 }
 
 // await reads snaps until cond holds or the deadline passes.
 func await(t *testing.T, snaps chan snap, what string, cond func(snap) bool) snap {
 	t.Helper()
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case s := <-snaps:
-			if cond(s) {
-				return s
-			}
-		case <-deadline:
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
+	return awaitLatest(t, snaps, what, cond)
 }
 
 func runConsole(t *testing.T, o Options, w, h int) (*teatest.TestModel, chan snap) {

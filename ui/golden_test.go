@@ -32,34 +32,14 @@ func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	nm, cmd := p.Model.Update(msg)
 	p.Model = nm.(Model)
 	f := frame{active: p.Model.Active(), status: p.Model.Pane(p.Model.Active()).Status(), screen: p.Model.Render()}
-	// Keep only the newest frame: drop a stale one rather than block the
-	// program.
-	select {
-	case p.frames <- f:
-	default:
-		select {
-		case <-p.frames:
-		default:
-		}
-		p.frames <- f
-	}
+	publishLatest(p.frames, f)
 	return p, cmd
 }
 
 // waitFor reads published frames until cond holds or the deadline passes.
 func waitFor(t *testing.T, frames chan frame, what string, cond func(frame) bool) frame {
 	t.Helper()
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case m := <-frames:
-			if cond(m) {
-				return m
-			}
-		case <-deadline:
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
+	return awaitLatest(t, frames, what, cond)
 }
 
 // settled: the shown pane is not loading and has answered at least once
