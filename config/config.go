@@ -73,6 +73,18 @@ type Stream struct {
 	FallbackInterval time.Duration // polling period when a table has no stream
 }
 
+// Limits are the accepted ranges, [min, max], of the numbers in the file.
+var Limits = struct {
+	RetryMax, StaleRunMinutes, StreamBuffer [2]int64
+	PollInterval, FallbackInterval          [2]time.Duration
+}{
+	RetryMax:         [2]int64{1, 100},
+	StaleRunMinutes:  [2]int64{15, 7 * 24 * 60},
+	StreamBuffer:     [2]int64{100, 100_000},
+	PollInterval:     [2]time.Duration{250 * time.Millisecond, time.Minute},
+	FallbackInterval: [2]time.Duration{time.Second, 10 * time.Minute},
+}
+
 // Themes are the accepted values of `theme:`.
 var Themes = []string{"dark", "light", "high-contrast", "auto"}
 

@@ -98,12 +98,12 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"bad endpoint", "endpoint_url: localhost:8000\n", 1, "http:// or https://"},
 		{"duration without unit", "stream:\n  poll_interval: 250\n", 2, "with a unit"},
 		{"bad duration", "stream:\n  poll_interval: soon\n", 2, "not a duration"},
-		{"negative duration", "stream:\n  fallback_interval: -5s\n", 2, "positive"},
-		{"zero buffer", "stream:\n  buffer: 0\n", 2, "at least 1"},
-		{"buffer float", "stream:\n  buffer: 1.5\n", 2, "whole number"},
+		{"negative duration", "stream:\n  fallback_interval: -5s\n", 2, "fallback_interval -5s is out of range: use 1s to 10m0s"},
+		{"zero buffer", "stream:\n  buffer: 0\n", 2, "stream.buffer 0 is out of range: use 100 to 100000 records"},
+		{"buffer float", "stream:\n  buffer: 1.5\n", 2, "must be a whole number of records, not 1.5"},
 		{"huge int", "stream:\n  buffer: 99999999999999\n", 2, "out of range"},
-		{"negative retry", "actions:\n  retry_max: -1\n", 2, "at least 0"},
-		{"zero stale", "actions: {stale_run_minutes: 0}\n", 1, "at least 1"},
+		{"negative retry", "actions:\n  retry_max: -1\n", 2, "retry_max -1 is out of range: use 1 to 100"},
+		{"zero stale", "actions: {stale_run_minutes: 0}\n", 1, "stale_run_minutes 0 is out of range: use 15 to 10080"},
 		{"unknown actions key", "actions:\n  retries: 3\n", 2, `unknown key "retries"`},
 		{"unknown stream key", "stream:\n  pol_interval: 1s\n", 2, `unknown key "pol_interval"`},
 		{"unknown envs key", "envs:\n  prod:\n    readonly: true\n", 3, `unknown key "readonly"`},
@@ -251,5 +251,63 @@ func TestLoadDefaultPathFromXDG(t *testing.T) {
 	t.Setenv("HOME", dir)
 	if got, want := DefaultPath(), filepath.Join(dir, ".config", "opsdeck", "config.yaml"); got != want {
 		t.Fatalf("relative XDG_CONFIG_HOME not ignored: %q", got)
+	}
+}
+
+// Every number in the file has a range, and a value outside it is refused
+// at the line that holds it, before anything is allocated from it.
+func TestNumbersHaveSaneRanges(t *testing.T) {
+	refused := []struct {
+		src, want string
+	}{
+		{"stream:\n  buffer: 100000000\n", "stream.buffer 100000000 is out of range: use 100 to 100000 records"},
+		{"stream:\n  buffer: 1e8\n", "stream.buffer 100000000 is out of range"},
+		{"stream:\n  buffer: 99999999999999999999999\n", "stream.buffer 99999999999999999999999 is out of range"},
+		{"stream:\n  buffer: 0x10000\n", "write it as a decimal number"},
+		{"stream:\n  buffer: .inf\n", "whole number"},
+		{"stream:\n  poll_interval: 1ms\n", "stream.poll_interval 1ms is out of range: use 250ms to 1m0s"},
+		{"stream:\n  poll_interval: 2h\n", "out of range"},
+		{"stream:\n  fallback_interval: 100ms\n", "stream.fallback_interval 100ms is out of range: use 1s to 10m0s"},
+		{"stream:\n  fallback_interval: 24h\n", "out of range"},
+		{"actions:\n  retry_max: 0\n", "actions.retry_max 0 is out of range: use 1 to 100 retries"},
+		{"actions:\n  retry_max: 1000000\n", "out of range"},
+		{"actions:\n  stale_run_minutes: 5\n", "actions.stale_run_minutes 5 is out of range: use 15 to 10080 minutes"},
+		{"actions:\n  stale_run_minutes: 9999999999999\n", "out of range"},
+	}
+	for _, tc := range refused {
+		_, err := Parse("cfg.yaml", []byte(tc.src))
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Line != 2 || !strings.Contains(ce.Msg, tc.want) {
+			t.Errorf("%q: got %v, want cfg.yaml:2: …%s…", tc.src, err, tc.want)
+		}
+	}
+
+	// A whole number is a whole number however it is written.
+	accepted := []struct {
+		src  string
+		want int
+	}{
+		{"stream:\n  buffer: 1e4\n", 10000},
+		{"stream:\n  buffer: 20000.0\n", 20000},
+		{"stream:\n  buffer: 50_000\n", 50000},
+		{"stream:\n  buffer: 010000\n", 10000}, // decimal, not octal
+		{"stream:\n  buffer: 100\n", 100},
+		{"stream:\n  buffer: 100000\n", 100000},
+	}
+	for _, tc := range accepted {
+		c, err := Parse("cfg.yaml", []byte(tc.src))
+		if err != nil || c.Stream.Buffer != tc.want {
+			t.Errorf("%q: buffer %v, err %v; want %d", tc.src, c, err, tc.want)
+		}
+	}
+
+	// The defaults are inside their own ranges.
+	d := Default()
+	in := func(v int64, r [2]int64) bool { return v >= r[0] && v <= r[1] }
+	if !in(int64(d.Stream.Buffer), Limits.StreamBuffer) || !in(int64(d.Actions.RetryMax), Limits.RetryMax) ||
+		!in(int64(d.Actions.StaleRunMinutes), Limits.StaleRunMinutes) ||
+		d.Stream.PollInterval < Limits.PollInterval[0] || d.Stream.PollInterval > Limits.PollInterval[1] ||
+		d.Stream.FallbackInterval < Limits.FallbackInterval[0] || d.Stream.FallbackInterval > Limits.FallbackInterval[1] {
+		t.Errorf("a default is outside its range: %+v %+v", d.Stream, d.Actions)
 	}
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math/big"
 	"net/url"
 	"regexp"
 	"slices"
@@ -211,26 +212,57 @@ func (d *decoder) boolean(n *yaml.Node, what string, dst *bool) error {
 	return nil
 }
 
-func (d *decoder) positiveInt(n *yaml.Node, what string, min int, dst *int) error {
+// intIn reads a whole number within [lo, hi]. Every number in the file has
+// such a range: a value far outside it is a typo or a misunderstanding, and
+// some would hurt (a Stream buffer of 10⁸ records is allocated at start and
+// takes the machine's memory with it). unit and why finish the message.
+//
+// A whole number written as 1e4 or 10000.0 is still a whole number and is
+// accepted; hexadecimal and octal forms are refused rather than guessed
+// (strconv's base 0 would read 010 as 8).
+func (d *decoder) intIn(n *yaml.Node, what string, lo, hi int64, unit, why string, dst *int) error {
 	s, err := d.scalar(n, what)
 	if err != nil {
 		return err
 	}
-	if n.Tag != "!!int" {
-		return d.errf(n, "%s must be a whole number, not %q", what, s)
+	outOfRange := func(got string) error {
+		return d.errf(n, "%s %s is out of range: use %d to %d %s (%s)", what, got, lo, hi, unit, why)
 	}
-	v, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 32)
-	if err != nil {
-		return d.errf(n, "%s %q is out of range", what, s)
+	var v int64
+	switch n.Tag {
+	case "!!int":
+		digits := strings.ReplaceAll(s, "_", "")
+		if !decimalRE.MatchString(digits) {
+			return d.errf(n, "%s %q: write it as a decimal number", what, s)
+		}
+		v, err = strconv.ParseInt(strings.TrimPrefix(digits, "+"), 10, 64)
+		if err != nil { // more digits than int64 holds
+			return outOfRange(s)
+		}
+	case "!!float":
+		f, ok := new(big.Float).SetString(strings.ReplaceAll(s, "_", ""))
+		if !ok || !f.IsInt() {
+			return d.errf(n, "%s must be a whole number of %s, not %s", what, unit, s)
+		}
+		i, acc := f.Int64()
+		if acc != big.Exact {
+			return outOfRange(s)
+		}
+		v = i
+	default:
+		return d.errf(n, "%s must be a whole number of %s, not %s", what, unit, describe(n))
 	}
-	if v < int64(min) {
-		return d.errf(n, "%s must be at least %d, not %d", what, min, v)
+	if v < lo || v > hi {
+		return outOfRange(strconv.FormatInt(v, 10))
 	}
 	*dst = int(v)
 	return nil
 }
 
-func (d *decoder) duration(n *yaml.Node, what string, dst *time.Duration) error {
+var decimalRE = regexp.MustCompile(`^[+-]?[0-9]+$`)
+
+// durationIn reads a duration with a unit, within [lo, hi].
+func (d *decoder) durationIn(n *yaml.Node, what string, lo, hi time.Duration, why string, dst *time.Duration) error {
 	s, err := d.scalar(n, what)
 	if err != nil {
 		return err
@@ -243,8 +275,8 @@ func (d *decoder) duration(n *yaml.Node, what string, dst *time.Duration) error 
 	if err != nil {
 		return d.errf(n, "%s %q is not a duration (like 250ms, 5s or 1m)", what, s)
 	}
-	if v <= 0 {
-		return d.errf(n, "%s must be positive, not %s", what, s)
+	if v < lo || v > hi {
+		return d.errf(n, "%s %s is out of range: use %s to %s (%s)", what, s, lo, hi, why)
 	}
 	*dst = v
 	return nil
@@ -364,9 +396,11 @@ func (d *decoder) actions(n *yaml.Node) error {
 	return d.pairs(n, "actions", func(k, v *yaml.Node) error {
 		switch k.Value {
 		case "retry_max":
-			return d.positiveInt(v, "actions.retry_max", 0, &d.c.Actions.RetryMax)
+			return d.intIn(v, "actions.retry_max", Limits.RetryMax[0], Limits.RetryMax[1], "retries",
+				"0 would make Retry unusable; the delivery worker gives up long before 100", &d.c.Actions.RetryMax)
 		case "stale_run_minutes":
-			return d.positiveInt(v, "actions.stale_run_minutes", 1, &d.c.Actions.StaleRunMinutes)
+			return d.intIn(v, "actions.stale_run_minutes", Limits.StaleRunMinutes[0], Limits.StaleRunMinutes[1], "minutes",
+				"an analysis Lambda can run for 15 minutes, so a quieter run may still be alive", &d.c.Actions.StaleRunMinutes)
 		}
 		return d.errf(k, "actions: unknown key %q (known: retry_max, stale_run_minutes)", k.Value)
 	})
@@ -376,11 +410,14 @@ func (d *decoder) stream(n *yaml.Node) error {
 	return d.pairs(n, "stream", func(k, v *yaml.Node) error {
 		switch k.Value {
 		case "poll_interval":
-			return d.duration(v, "stream.poll_interval", &d.c.Stream.PollInterval)
+			return d.durationIn(v, "stream.poll_interval", Limits.PollInterval[0], Limits.PollInterval[1],
+				"DynamoDB Streams allows 4 reads a second per shard", &d.c.Stream.PollInterval)
 		case "buffer":
-			return d.positiveInt(v, "stream.buffer", 1, &d.c.Stream.Buffer)
+			return d.intIn(v, "stream.buffer", Limits.StreamBuffer[0], Limits.StreamBuffer[1], "records",
+				"the Stream pane allocates them at start", &d.c.Stream.Buffer)
 		case "fallback_interval":
-			return d.duration(v, "stream.fallback_interval", &d.c.Stream.FallbackInterval)
+			return d.durationIn(v, "stream.fallback_interval", Limits.FallbackInterval[0], Limits.FallbackInterval[1],
+				"each refresh is a Query billed to the table", &d.c.Stream.FallbackInterval)
 		}
 		return d.errf(k, "stream: unknown key %q (known: poll_interval, buffer, fallback_interval)", k.Value)
 	})
