@@ -58,6 +58,11 @@ func parseFlags(args []string) (flags, error) {
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(0))
 	}
+	if f.endpoint != "" {
+		if err := data.CheckEndpoint("--endpoint-url", f.endpoint); err != nil {
+			return f, err
+		}
+	}
 	return f, nil
 }
 

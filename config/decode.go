@@ -175,8 +175,12 @@ func (d *decoder) endpointURL(n *yaml.Node, dst *string) error {
 		return err
 	}
 	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return d.errf(n, "endpoint_url %q must be an http:// or https:// URL with a host", s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
+		shown := fmt.Sprintf("%q", s)
+		if strings.Contains(s, "@") { // may carry a password: do not echo it
+			shown = "(value not shown: it contains user information)"
+		}
+		return d.errf(n, "endpoint_url %s must be an http:// or https:// URL with a host", shown)
 	}
 	*dst = s
 	return nil

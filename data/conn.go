@@ -41,9 +41,12 @@ type Conn struct {
 	DB      *dynamodb.Client
 	Streams *dynamodbstreams.Client
 
-	Profile         string
-	Region          string
-	Endpoint        string // empty means the AWS default endpoint for Region
+	Profile string
+	Region  string
+	// Endpoint and StreamsEndpoint say where the clients point, with any
+	// user information redacted (RedactURL): they are for display and the
+	// audit log. Empty means the AWS default endpoint for Region.
+	Endpoint        string
 	StreamsEndpoint string
 	ReadOnly        bool
 	Log             logging.Logger
@@ -61,20 +64,86 @@ func (c *Conn) CheckWrite() error {
 }
 
 // Target is a short description of where this connection points, for the
-// status bar.
+// status bar and the audit log. Credentials in the endpoint URL never show:
+// Endpoint is stored redacted (RedactURL).
 func (c *Conn) Target() string {
 	if c.Endpoint != "" {
-		return c.Endpoint
+		return RedactURL(c.Endpoint)
 	}
 	return c.Region
+}
+
+// RedactURL returns u with any user information (http://user:pass@host)
+// replaced by "***", so an endpoint can be shown or logged. Text that is not
+// a URL with a host is returned as a fixed placeholder rather than echoed:
+// it may be a secret pasted into the wrong place.
+func RedactURL(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "(unreadable URL)"
+	}
+	if u.User == nil {
+		return u.String()
+	}
+	u.User = nil
+	rest := strings.TrimPrefix(u.String(), u.Scheme+"://")
+	return u.Scheme + "://***@" + rest
+}
+
+// CheckEndpoint says what is wrong with an endpoint URL, in words that name
+// source (a flag or an environment variable), or nil when it is usable: an
+// http or https URL with a host, and nothing after the path. The URL in the
+// message is redacted.
+func CheckEndpoint(source, raw string) error {
+	u, err := url.Parse(raw)
+	shown := fmt.Sprintf("%q", raw)
+	if err == nil && u.User != nil {
+		shown = fmt.Sprintf("%q", RedactURL(raw))
+	} else if err != nil || strings.Contains(raw, "@") {
+		shown = "the value given"
+	}
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %s is not a URL (want e.g. http://127.0.0.1:8000)", source, shown)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("%s: %s must start with http:// or https:// (e.g. http://127.0.0.1:8000)", source, shown)
+	case u.Host == "" || u.Hostname() == "":
+		return fmt.Errorf("%s: %s has no host (want e.g. http://127.0.0.1:8000)", source, shown)
+	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
+		return fmt.Errorf("%s: %s must not carry a query or fragment", source, shown)
+	}
+	return nil
 }
 
 // Connect builds the two clients.
 func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 	profile := firstNonEmpty(o.Profile, os.Getenv("AWS_PROFILE"))
 	region := firstNonEmpty(o.Region, os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION"))
-	endpoint := firstNonEmpty(o.Endpoint, os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), os.Getenv("AWS_ENDPOINT_URL"))
-	streamsEndpoint := firstNonEmpty(o.StreamsEndpoint, o.Endpoint, os.Getenv("AWS_ENDPOINT_URL_DYNAMODB_STREAMS"), os.Getenv("AWS_ENDPOINT_URL"), endpoint)
+	endpoint, endpointFrom := firstSet(
+		setting{"the endpoint URL", o.Endpoint},
+		setting{"AWS_ENDPOINT_URL_DYNAMODB", os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")},
+		setting{"AWS_ENDPOINT_URL", os.Getenv("AWS_ENDPOINT_URL")})
+	streamsEndpoint, streamsFrom := firstSet(
+		setting{"the streams endpoint URL", o.StreamsEndpoint},
+		setting{"the endpoint URL", o.Endpoint},
+		setting{"AWS_ENDPOINT_URL_DYNAMODB_STREAMS", os.Getenv("AWS_ENDPOINT_URL_DYNAMODB_STREAMS")},
+		setting{"AWS_ENDPOINT_URL", os.Getenv("AWS_ENDPOINT_URL")},
+		setting{endpointFrom, endpoint})
+	// A malformed endpoint would otherwise reach the UI as an SDK error on
+	// every call; refuse it here, naming where it came from.
+	if endpoint != "" {
+		if err := CheckEndpoint(endpointFrom, endpoint); err != nil {
+			return nil, err
+		}
+	}
+	if streamsEndpoint != "" {
+		if err := CheckEndpoint(streamsFrom, streamsEndpoint); err != nil {
+			return nil, err
+		}
+	}
 
 	w := o.DebugLog
 	if w == nil {
@@ -135,8 +204,8 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		Streams:         streams,
 		Profile:         profile,
 		Region:          cfg.Region,
-		Endpoint:        endpoint,
-		StreamsEndpoint: streamsEndpoint,
+		Endpoint:        RedactURL(endpoint),
+		StreamsEndpoint: RedactURL(streamsEndpoint),
 		ReadOnly:        o.ReadOnly,
 		Log:             logger,
 	}, nil
@@ -167,6 +236,19 @@ func IsLoopbackEndpoint(endpoint string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// setting is a value and where it came from, for error messages.
+type setting struct{ from, value string }
+
+// firstSet returns the first non-empty setting and its source.
+func firstSet(s ...setting) (value, from string) {
+	for _, x := range s {
+		if x.value != "" {
+			return x.value, x.from
+		}
+	}
+	return "", ""
 }
 
 func firstNonEmpty(vals ...string) string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -114,8 +115,12 @@ func IsUnreachable(err error) bool {
 
 // Describe turns any error from the data layer into one clear line for the
 // status bar: what went wrong and, where known, which table or endpoint.
-// It returns "" for nil.
+// It returns "" for nil. No URL in it carries user information.
 func Describe(err error) string {
+	return redactUserinfo(describe(err))
+}
+
+func describe(err error) string {
 	if err == nil {
 		return ""
 	}
@@ -179,6 +184,13 @@ func Describe(err error) string {
 	}
 	return oneLine(err.Error())
 }
+
+// userinfoRE finds the user information of URLs inside a message. Go's
+// HTTP client already masks a password as "***", but a user name can be a
+// token too.
+var userinfoRE = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s"']*@`)
+
+func redactUserinfo(s string) string { return userinfoRE.ReplaceAllString(s, "${1}***@") }
 
 // at says where: " at http://host:port" for an endpoint, " in us-east-1"
 // for a region.
