@@ -52,10 +52,13 @@ func checkRetryEvent(seen data.Item, _ time.Time, o Options) error {
 	if status != "failed" {
 		return notApplicable(RetryEvent, "only failed events can be retried; this one is %s", clip(status))
 	}
-	if v := seen["retry_count"]; v != nil {
-		n, ok := integer(seen, "retry_count")
-		if !ok || n < 0 {
-			return notApplicable(RetryEvent, "retry_count is %s %s, not a whole number; opsdeck will not count on it", data.TypeName(v), show(v))
+	if seen["retry_count"] != nil {
+		n, problem := wholeNumber(seen, "retry_count")
+		if problem != "" {
+			return notApplicable(RetryEvent, "%s; opsdeck will not count on it", problem)
+		}
+		if n < 0 {
+			return notApplicable(RetryEvent, "retry_count is %d, below zero; opsdeck will not count on it", n)
 		}
 		if n >= int64(o.RetryMax) {
 			return notApplicable(RetryEvent, "retries exhausted: retry_count is %d of %d allowed", n, o.RetryMax)
@@ -99,8 +102,9 @@ func buildRetryEvent(b *exprBuilder, seen data.Item, now time.Time, o Options) (
 		{"last_retry_at", b.value("now", sv(at))},
 	}
 
+	// The same reading check used: absent counts as 0.
 	var next int64 = 1
-	if n, ok := integer(seen, "retry_count"); ok {
+	if n, problem := wholeNumber(seen, "retry_count"); problem == "" {
 		next = n + 1
 	}
 	changes := []Change{

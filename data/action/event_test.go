@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
 )
@@ -166,7 +167,10 @@ func TestRetryEventNotApplicable(t *testing.T) {
 		{"delivered", func(it data.Item) { it["status"] = S("delivered") }, Options{}, "only failed events can be retried; this one is delivered"},
 		{"exhausted at default max", func(it data.Item) { it["retry_count"] = N(3) }, Options{}, "retries exhausted: retry_count is 3 of 3 allowed"},
 		{"exhausted at configured max", func(it data.Item) { it["retry_count"] = N(1) }, Options{RetryMax: 1}, "retries exhausted: retry_count is 1 of 1 allowed"},
-		{"count stored as a string", func(it data.Item) { it["retry_count"] = S("2") }, Options{}, "retry_count is S 2, not a whole number"},
+		{"count stored as a string", func(it data.Item) { it["retry_count"] = S("2") }, Options{}, `retry_count is a string ("2"), not a number; opsdeck will not count on it`},
+		{"count with a fraction", func(it data.Item) { it["retry_count"] = &types.AttributeValueMemberN{Value: "1.5"} }, Options{}, "retry_count is 1.5, not a whole number"},
+		{"negative count", func(it data.Item) { it["retry_count"] = N(-1) }, Options{}, "retry_count is -1, below zero"},
+		{"count beyond int64", func(it data.Item) { it["retry_count"] = &types.AttributeValueMemberN{Value: "1e30"} }, Options{}, "retry_count is 1e30, too large"},
 		{"no timestamp anywhere", func(it data.Item) { delete(it, "timestamp"); it["timestamp#event_id"] = S("nohash") }, Options{}, "the event has no timestamp"},
 	}
 	for _, tc := range cases {

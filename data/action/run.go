@@ -2,6 +2,7 @@ package action
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -28,6 +29,24 @@ var markRunSpec = kindSpec{
 	build: buildMarkRun,
 }
 
+// utcStamp is the only shape of updatedAt whose text order is time order:
+// RFC 3339 in UTC with "Z", as AppLens writes it. DynamoDB compares the
+// condition's strings byte by byte, so the Go check must read the same text
+// the same way, and anything else is refused rather than compared.
+var utcStamp = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z$`)
+
+// staleBefore is the condition's :stale_before at now. When the stored
+// value has a fraction of a second, the cutoff is written with nine digits,
+// so that "…:11.5Z" compares with "…:11.000000000Z" by time ("." sorts
+// before "Z" and would make a fractional value look older than it is).
+func staleBefore(raw string, now time.Time, o Options) string {
+	cut := now.Add(-o.StaleRun).UTC()
+	if strings.Contains(raw, ".") {
+		return cut.Format("2006-01-02T15:04:05.000000000Z")
+	}
+	return cut.Format(runTime)
+}
+
 func checkMarkRun(seen data.Item, now time.Time, o Options) error {
 	status, ok := str(seen, "status")
 	if !ok {
@@ -39,20 +58,30 @@ func checkMarkRun(seen data.Item, now time.Time, o Options) error {
 	if err := requireScalar(seen, "updatedAt"); err != nil {
 		return notApplicable(MarkRunFailed, "%v", err)
 	}
-	raw, _ := str(seen, "updatedAt")
+	v := seen["updatedAt"]
+	raw, isS := str(seen, "updatedAt")
+	switch {
+	case v == nil:
+		return notApplicable(MarkRunFailed, "the run has no updatedAt, so opsdeck cannot tell how long it has been stuck")
+	case !isS:
+		return notApplicable(MarkRunFailed, "updatedAt is %s, not the ISO 8601 string AppLens writes, so opsdeck cannot tell how long the run has been stuck", typed(v))
+	}
 	updated, _, err := data.ParseTime(raw)
-	if err != nil {
-		return notApplicable(MarkRunFailed, "updatedAt is %s, not an ISO 8601 time, so opsdeck cannot tell how long the run has been stuck", show(seen["updatedAt"]))
+	switch {
+	case err != nil:
+		return notApplicable(MarkRunFailed, "updatedAt is %s, not an ISO 8601 time, so opsdeck cannot tell how long the run has been stuck", show(v))
+	case !utcStamp.MatchString(raw):
+		// Text order is time order only for UTC "Z" stamps of one shape;
+		// a condition on any other would not mean what it says.
+		return notApplicable(MarkRunFailed, "updatedAt %s is not a UTC timestamp ending in \"Z\" (as AppLens writes), so DynamoDB cannot compare it with the staleness cutoff", show(v))
+	case updated.After(now.Add(clockSkew)):
+		return notApplicable(MarkRunFailed, "updatedAt %s is %s in the future; a clock is wrong, so opsdeck will not judge how long the run has been stuck",
+			show(v), updated.Sub(now).Truncate(time.Second))
 	}
-	if age := now.Sub(updated); age < o.StaleRun {
-		return notApplicable(MarkRunFailed, "the run was updated %s ago; only runs silent in PROCESSING for more than %s count as stuck",
-			age.Round(time.Second), o.StaleRun)
-	}
-	// The condition compares strings; that is time order only for UTC
-	// timestamps written with "Z". Say so rather than send a write that
-	// can never succeed.
-	if raw >= now.Add(-o.StaleRun).UTC().Format(runTime) {
-		return notApplicable(MarkRunFailed, "updatedAt %s is not a UTC (\"Z\") timestamp, so DynamoDB cannot compare it with the staleness cutoff", show(seen["updatedAt"]))
+	// The decision is the condition's own comparison, on the same text.
+	if raw >= staleBefore(raw, now, o) {
+		age := max(now.Sub(updated), 0).Truncate(time.Second)
+		return notApplicable(MarkRunFailed, "the run was updated %s ago; only runs silent in PROCESSING for more than %s count as stuck", age, o.StaleRun)
 	}
 	return nil
 }
@@ -70,8 +99,8 @@ func buildMarkRun(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]C
 
 	// ISO 8601 strings in UTC compare in time order, which is what lets
 	// DynamoDB check staleness itself; the pin on updatedAt keeps it exact.
-	staleBefore := now.Add(-o.StaleRun).UTC().Format(runTime)
-	stale := b.cmp("updatedAt", "<", "stale_before", sv(staleBefore),
+	raw, _ := str(seen, "updatedAt")
+	stale := b.cmp("updatedAt", "<", "stale_before", sv(staleBefore(raw, now, o)),
 		fmt.Sprintf("updatedAt is more than %s old", o.StaleRun), FailNotStale)
 	stale.explain = func(it data.Item) string {
 		return "not stuck: updated at " + show(it["updatedAt"]) + ", less than " + o.StaleRun.String() + " ago"
@@ -87,7 +116,6 @@ func buildMarkRun(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]C
 	at := now.UTC().Format(runTime)
 	reason := o.FailureReason
 	if strings.TrimSpace(reason) == "" {
-		raw, _ := str(seen, "updatedAt")
 		reason = fmt.Sprintf("marked failed by %s via opsdeck: stuck in PROCESSING since %s", o.Operator.User, raw)
 	}
 	sets := []setOp{

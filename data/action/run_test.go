@@ -111,7 +111,7 @@ func TestMarkRunFailedNotApplicable(t *testing.T) {
 			it := stuckRun("r", now)
 			it["updatedAt"] = S(now.Add(-time.Hour).In(time.FixedZone("X", 5*3600)).Format(time.RFC3339))
 			return it
-		}(), Options{}, "is not a UTC (\"Z\") timestamp"},
+		}(), Options{}, `is not a UTC timestamp ending in "Z"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,10 +1,13 @@
 package action
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
 )
@@ -38,17 +41,74 @@ func sandboxID(seen data.Item) string {
 	return strings.TrimPrefix(pk, "SBX#")
 }
 
-// labWindow reads allocated_at and lab_duration_hours and returns when the
-// allocation expires.
-func labWindow(it data.Item) (allocated, expires time.Time, hours float64, ok bool) {
-	at, okAt := integer(it, "allocated_at")
-	h, okH := num(it, "lab_duration_hours")
-	if !okAt || !okH || at <= 0 || h <= 0 || h > 24*366 {
-		return time.Time{}, time.Time{}, 0, false
-	}
-	allocated = time.Unix(at, 0)
-	return allocated, allocated.Add(time.Duration(math.Round(h * float64(time.Hour)))), h, true
+// labReading is the one reading of an allocation's window that both the
+// check shown to the operator and the condition sent to DynamoDB are built
+// from: allocated_at in unix seconds and lab_duration_hours, as stored.
+type labReading struct {
+	allocatedAt int64   // unix seconds, as stored
+	hours       float64 // lab_duration_hours, as stored
+	window      int64   // the lab duration in whole seconds
 }
+
+// Plausible unix seconds for an allocation: after 2000-01-01 and before the
+// year 5138, past which a number is more likely milliseconds.
+const (
+	minUnixSeconds = 946684800
+	maxUnixSeconds = 1e11 - 1
+	// maxLabHours bounds lab_duration_hours: a year.
+	maxLabHours = 24 * 366
+	// clockSkew is how far in the future an allocation may lie before its
+	// time is in doubt (another machine's clock).
+	clockSkew = 5 * time.Minute
+)
+
+// readLab reads allocated_at and lab_duration_hours. A value whose unit or
+// type is in doubt is refused with the reason, naming only the attribute
+// that is wrong: the broker writes whole unix seconds and a positive number
+// of hours, and anything else could make the window mean something else.
+func readLab(it data.Item, now time.Time) (labReading, string) {
+	at, problem := wholeNumber(it, "allocated_at")
+	switch {
+	case problem != "":
+		return labReading{}, problem + ", so the lab window cannot be checked"
+	case at <= 0:
+		return labReading{}, fmt.Sprintf("allocated_at is %d: the sandbox carries no allocation time, so the lab window cannot be checked", at)
+	case at > maxUnixSeconds:
+		return labReading{}, fmt.Sprintf("allocated_at is %d, which looks like milliseconds, not the unix seconds the broker writes; opsdeck will not guess the unit", at)
+	case at < minUnixSeconds:
+		return labReading{}, fmt.Sprintf("allocated_at is %d, before the year 2000 as unix seconds; opsdeck will not guess the unit", at)
+	case !now.IsZero() && time.Unix(at, 0).After(now.Add(clockSkew)):
+		return labReading{}, fmt.Sprintf("allocated_at %d (%s) is in the future; a clock or the unit is wrong, so the lab window cannot be checked",
+			at, showTime(time.Unix(at, 0), now))
+	}
+	hv := it["lab_duration_hours"]
+	n, isN := hv.(*types.AttributeValueMemberN)
+	if hv == nil {
+		return labReading{}, "lab_duration_hours is absent, so the lab window cannot be checked"
+	}
+	if !isN {
+		return labReading{}, "lab_duration_hours is " + typed(hv) + ", not a number of hours"
+	}
+	hf, ok := data.ParseNumber(n.Value)
+	if !ok {
+		return labReading{}, "lab_duration_hours is " + show(hv) + ", not a number of hours"
+	}
+	h, _ := hf.Float64()
+	if h <= 0 || h > maxLabHours {
+		return labReading{}, fmt.Sprintf("lab_duration_hours is %s; a lab lasts more than 0 and at most %d hours", show(hv), maxLabHours)
+	}
+	return labReading{allocatedAt: at, hours: h, window: int64(math.Round(h * 3600))}, ""
+}
+
+func (r labReading) allocated() time.Time { return time.Unix(r.allocatedAt, 0) }
+func (r labReading) expires() time.Time   { return time.Unix(r.allocatedAt+r.window, 0) }
+
+// cutoff is the condition's :max_expiry at now: allocations after it are
+// within their window.
+func (r labReading) cutoff(now time.Time) int64 { return now.Unix() - r.window }
+
+// within is the condition itself, evaluated in Go: allocated_at > cutoff.
+func (r labReading) within(now time.Time) bool { return r.allocatedAt > r.cutoff(now) }
 
 func checkMarkSandbox(seen data.Item, now time.Time, _ Options) error {
 	status, ok := str(seen, "status")
@@ -61,21 +121,25 @@ func checkMarkSandbox(seen data.Item, now time.Time, _ Options) error {
 	if err := requireScalar(seen, "status", "allocated_to_track", "allocated_at", "lab_duration_hours"); err != nil {
 		return notApplicable(MarkSandboxDeletion, "%v", err)
 	}
-	allocated, expires, hours, ok := labWindow(seen)
-	if !ok {
-		return notApplicable(MarkSandboxDeletion, "allocated_at (%s) and lab_duration_hours (%s) must both be positive numbers to check the lab window",
-			show(seen["allocated_at"]), show(seen["lab_duration_hours"]))
+	lab, problem := readLab(seen, now)
+	if problem != "" {
+		return notApplicable(MarkSandboxDeletion, "%s", problem)
 	}
-	if !now.Before(expires) {
+	if !lab.within(now) {
 		return notApplicable(MarkSandboxDeletion, "allocation expired at %s (allocated %s, lab duration %gh); the broker's expiry job handles it",
-			showTime(expires, now), showTime(allocated, now), hours)
+			showTime(lab.expires(), now), showTime(lab.allocated(), now), lab.hours)
 	}
 	return nil
 }
 
 func buildMarkSandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options) ([]Clause, []setOp, []Change, error) {
-	hours, _ := num(seen, "lab_duration_hours")
-	cutoff := now.Unix() - int64(math.Round(hours*3600))
+	// The write is checked and sent from the same reading. The future-time
+	// check belongs to PlanFor's moment (a plan already accepted is not
+	// refused later for it), so it is not repeated here.
+	lab, problem := readLab(seen, time.Time{})
+	if problem != "" {
+		return nil, nil, nil, errors.New(problem)
+	}
 
 	allocated := b.eq("status", "allocated", sv("allocated"), "status is still allocated", FailWrongState)
 	allocated.explain = func(it data.Item) string { return describeSandbox(it, now, "allocated") }
@@ -88,11 +152,11 @@ func buildMarkSandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options) 
 		return "different owner: now allocated to " + show(it["allocated_to_track"]) + since(it, "allocated_at", now)
 	}
 
-	fresh := b.cmp("allocated_at", ">", "max_expiry", nv(cutoff),
-		fmt.Sprintf("the allocation is younger than its lab duration (%gh)", hours), FailExpired)
+	fresh := b.cmp("allocated_at", ">", "max_expiry", nv(lab.cutoff(now)),
+		fmt.Sprintf("the allocation is younger than its lab duration (%gh)", lab.hours), FailExpired)
 	fresh.explain = func(it data.Item) string {
-		if at, exp, h, ok := labWindow(it); ok {
-			return fmt.Sprintf("allocation expired: allocated %s with a %gh lab duration, expired at %s", showTime(at, now), h, showTime(exp, now))
+		if r, problem := readLab(it, time.Time{}); problem == "" {
+			return fmt.Sprintf("allocation expired: allocated %s with a %gh lab duration, expired at %s", showTime(r.allocated(), now), r.hours, showTime(r.expires(), now))
 		}
 		return "allocation expired: allocated_at is " + show(it["allocated_at"])
 	}

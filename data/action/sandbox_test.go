@@ -113,8 +113,9 @@ func TestMarkSandboxNotApplicable(t *testing.T) {
 			it["allocated_at"] = N(now.Add(-90 * time.Minute).Unix())
 			it["lab_duration_hours"] = N(1)
 		}, "lab duration 1h"},
-		{"duration not a number", func(it data.Item) { it["lab_duration_hours"] = S("4") }, "must both be positive numbers"},
-		{"allocated_at zero", func(it data.Item) { it["allocated_at"] = N(0) }, "must both be positive numbers"},
+		{"duration not a number", func(it data.Item) { it["lab_duration_hours"] = S("4") }, `lab_duration_hours is a string ("4"), not a number of hours`},
+		{"duration zero", func(it data.Item) { it["lab_duration_hours"] = N(0) }, "lab_duration_hours is 0; a lab lasts more than 0 and at most 8784 hours"},
+		{"allocated_at zero", func(it data.Item) { it["allocated_at"] = N(0) }, "allocated_at is 0: the sandbox carries no allocation time"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

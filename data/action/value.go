@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -90,17 +91,48 @@ func num(item data.Item, name string) (float64, bool) {
 	return f, true
 }
 
-// integer reads an N attribute holding a whole number.
-func integer(item data.Item, name string) (int64, bool) {
-	n, ok := item[name].(*types.AttributeValueMemberN)
-	if !ok {
-		return 0, false
+// wholeNumber reads an N attribute holding a whole number, by value as
+// DynamoDB compares it ("2", "2.0" and "2e0" are all 2). When the value is
+// absent, not a number, not whole or beyond int64, problem says so in words
+// that name the attribute ("retry_count is 2.5, not a whole number") and the
+// caller refuses rather than guesses.
+func wholeNumber(item data.Item, name string) (n int64, problem string) {
+	v := item[name]
+	x, ok := v.(*types.AttributeValueMemberN)
+	switch {
+	case v == nil:
+		return 0, name + " is absent"
+	case !ok:
+		return 0, fmt.Sprintf("%s is %s, not a number", name, typed(v))
 	}
-	i, err := strconv.ParseInt(strings.TrimSpace(n.Value), 10, 64)
-	if err != nil {
-		return 0, false
+	f, ok := data.ParseNumber(x.Value)
+	switch {
+	case !ok:
+		return 0, fmt.Sprintf("%s is %s, not a number", name, show(v))
+	case !f.IsInt():
+		return 0, fmt.Sprintf("%s is %s, not a whole number", name, show(v))
 	}
-	return i, true
+	i, acc := f.Int64()
+	if acc != big.Exact {
+		return 0, fmt.Sprintf("%s is %s, too large to be a count or a time", name, show(v))
+	}
+	return i, ""
+}
+
+// typed renders a value with its DynamoDB type, for messages about a wrong
+// type: `a string ("4")`, `a list (list of 2)`.
+func typed(v types.AttributeValue) string {
+	switch v.(type) {
+	case *types.AttributeValueMemberS:
+		return `a string ("` + show(v) + `")`
+	case *types.AttributeValueMemberBOOL:
+		return "a boolean (" + show(v) + ")"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberB:
+		return "a binary value"
+	}
+	return "a " + data.TypeName(v) + " (" + show(v) + ")"
 }
 
 func sv(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
@@ -145,7 +177,10 @@ func show(v types.AttributeValue) string {
 	return data.TypeName(v)
 }
 
-func clip(s string) string { return data.Clip(s, maxShown) }
+// clip renders a stored string for a message: on one line, with controls,
+// bidi and zero-width characters escaped (data.Escape), and bounded. Every
+// value a message or a guard quotes goes through it.
+func clip(s string) string { return data.Clip(data.Escape(s), maxShown) }
 
 // showTime renders an instant for a message: the clock time when it is today,
 // the date too otherwise. Local time, because that is what the operator reads.
