@@ -7,7 +7,10 @@ type BulkSummary struct {
 	Total       int
 	Succeeded   []Result
 	GuardFailed []Result
-	Errors      []Result // includes plans not attempted because ctx ended
+	// Unknown: the request may have been applied and the item could not
+	// be read back to tell (Result.Unknown).
+	Unknown []Result
+	Errors  []Result // includes plans not attempted because ctx ended
 }
 
 // ExecuteBulk runs the plans one after another, each with its own guard: a
@@ -30,6 +33,8 @@ func (e *Executor) ExecuteBulk(ctx context.Context, plans []Plan, progress func(
 			s.Succeeded = append(s.Succeeded, r)
 		case r.GuardFailed:
 			s.GuardFailed = append(s.GuardFailed, r)
+		case r.Unknown:
+			s.Unknown = append(s.Unknown, r)
 		default:
 			s.Errors = append(s.Errors, r)
 		}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"opsdeck/data"
 )
@@ -41,6 +44,17 @@ type Result struct {
 	Current data.Item
 	Err     error // a failure other than the guard (read-only, network, ...)
 
+	// Attempt is the token this attempt wrote with its change (AttemptAttr).
+	Attempt string
+	// Recovered is set when the write was applied but its response was
+	// lost, and says how that was established: the token was found on the
+	// item a failed retry returned, or on the item re-read after an error.
+	// OK is then true: the write happened.
+	Recovered string
+	// Unknown: the request may have reached DynamoDB, and the item could
+	// not be read back to tell. Neither success nor failure is claimed.
+	Unknown bool
+
 	// What was sent (as of At).
 	UpdateExpression    string
 	ConditionExpression string
@@ -51,18 +65,34 @@ type Result struct {
 	sent *request // the request as sent, for the audit line
 }
 
-// Outcome is the audit log's result field: "ok", "guard failed: <clause>"
-// or "error: <what>".
+// Outcome is the audit log's result field: "ok", "ok: <how a lost response
+// was recognised>", "guard failed: <clause>", "unknown: <what>" or
+// "error: <what>".
 func (r Result) Outcome() string {
 	switch {
+	case r.OK && r.Recovered != "":
+		return "ok: " + r.Recovered
 	case r.OK:
 		return "ok"
 	case r.GuardFailed:
 		return "guard failed: " + r.FailedClause
+	case r.Unknown:
+		return "unknown: " + r.Message
 	default:
 		return "error: " + data.Describe(r.Err)
 	}
 }
+
+// How a lost response was recognised (Result.Recovered).
+const (
+	recoveredOnRetry  = "response lost, the retry found this attempt's write on the item"
+	recoveredOnReread = "response lost, the item re-read after the error carries this attempt's write"
+)
+
+// rereadTimeout bounds the read that settles an ambiguous error. It runs
+// even when the caller's context has ended: the operator must learn whether
+// the write happened.
+const rereadTimeout = 10 * time.Second
 
 func (e *Executor) now() time.Time {
 	if e.Now != nil {
@@ -95,15 +125,18 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 	}
 	// Rebuild at this instant from the item as seen: the dialog may have
 	// been open for minutes, and endedAt or an expiry cutoff must be as of
-	// the write, not as of the keypress that opened it.
-	req, err := buildRequest(p.Kind, spec, p.Seen, now, p.opts.withDefaults())
+	// the write, not as of the keypress that opened it. Each attempt gets
+	// its own token.
+	req, err := buildRequest(p.Kind, spec, p.Seen, now, p.opts.withDefaults(), newAttempt())
 	if err != nil {
 		return fail(err)
 	}
 	res.UpdateExpression, res.ConditionExpression = req.update, req.condition
+	res.Attempt = req.attempt
 	res.sent = &req
 
 	table := e.Tables.Name(p.Table)
+	var tries tryLog
 	out, err := e.Conn.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                           aws.String(table),
 		Key:                                 p.Key,
@@ -113,22 +146,102 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 		ExpressionAttributeValues:           req.values,
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	})
+	}, tries.watch)
 	var ccf *types.ConditionalCheckFailedException
 	switch {
 	case err == nil:
 		res.OK = true
 		res.Current = out.Attributes
-		res.Message = fmt.Sprintf("%s %s", p.Kind.done(), p.Target)
+		res.Message = fmt.Sprintf("%s %s", p.Kind.done(), clip(p.Target))
+	case errors.As(err, &ccf) && carriesAttempt(ccf.Item, req.attempt):
+		// The item already carries this attempt's write: an earlier try
+		// was applied and its response lost; the SDK's retry then found
+		// the guard broken by our own change.
+		res.recovered(ccf.Item, recoveredOnRetry)
 	case errors.As(err, &ccf):
 		res.GuardFailed = true
 		res.Current = ccf.Item
 		res.FailedClause, res.Failure, res.Message = explainFailure(p.Kind, req.clauses, ccf.Item)
-	default:
+	case !tries.unanswered():
+		// Every try was answered with a refusal (throttling, validation,
+		// access denied): nothing was applied.
 		return fail(&data.OpError{Op: "UpdateItem", Table: table, Endpoint: e.Conn.Target(), Err: err})
+	default:
+		// A try may have reached DynamoDB without its answer reaching us
+		// (a reset or timeout after sending, a 5xx): read the item back
+		// and look for this attempt's token before saying anything.
+		opErr := &data.OpError{Op: "UpdateItem", Table: table, Endpoint: e.Conn.Target(), Err: err}
+		item, readErr := e.reread(ctx, table, p.Key)
+		switch {
+		case readErr == nil && carriesAttempt(item, req.attempt):
+			res.recovered(item, recoveredOnReread)
+		case readErr == nil:
+			res.Err = opErr
+			res.Current = item
+			res.Message = "not " + p.Kind.done() + ": " + data.Describe(opErr) + " (the item, read back, does not carry this write)"
+		default:
+			res.Err = opErr
+			res.Unknown = true
+			res.Message = fmt.Sprintf("%s %s: outcome unknown: the request may have reached DynamoDB (%s) and the item could not be read back (%s); check the row",
+				p.Kind.Title(), clip(p.Target), data.Describe(opErr), data.Describe(readErr))
+		}
 	}
 	res.AuditErr = e.audit(res)
 	return res
+}
+
+// recovered records a write found applied after its response was lost.
+func (r *Result) recovered(item data.Item, how string) {
+	r.OK = true
+	r.Recovered = how
+	r.Current = item
+	r.Message = fmt.Sprintf("%s %s (%s)", r.Plan.Kind.done(), clip(r.Plan.Target), how)
+}
+
+// tryLog watches each try the SDK makes of one request (the retry loop runs
+// them all through the deserialize step) and remembers whether any of them
+// went unanswered: no HTTP response at all (the SDK then reports status 0),
+// or a 5xx, after which DynamoDB
+// may or may not have applied the write. Tries answered with a 4xx were
+// refused before anything was applied.
+type tryLog struct {
+	mu       sync.Mutex
+	noAnswer bool
+}
+
+func (t *tryLog) unanswered() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.noAnswer
+}
+
+// watch is a per-call option of UpdateItem.
+func (t *tryLog) watch(o *dynamodb.Options) {
+	o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+		return stack.Deserialize.Add(middleware.DeserializeMiddlewareFunc("opsdeckTryLog",
+			func(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
+				out, md, err := next.HandleDeserialize(ctx, in)
+				if err != nil {
+					if resp, ok := out.RawResponse.(*smithyhttp.Response); !ok || resp == nil || resp.Response == nil || resp.StatusCode < 100 || resp.StatusCode >= 500 {
+						t.mu.Lock()
+						t.noAnswer = true
+						t.mu.Unlock()
+					}
+				}
+				return out, md, err
+			}), middleware.Before)
+	})
+}
+
+// reread reads the item strongly consistently, with its own deadline.
+func (e *Executor) reread(ctx context.Context, table string, key data.Item) (data.Item, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rereadTimeout)
+	defer cancel()
+	out, err := e.Conn.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return nil, &data.OpError{Op: "GetItem", Table: table, Endpoint: e.Conn.Target(), Err: err}
+	}
+	return out.Item, nil
 }
 
 // explainFailure re-evaluates the guard against the item DynamoDB returned

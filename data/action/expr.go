@@ -252,6 +252,7 @@ type request struct {
 	condition string
 	names     map[string]string
 	values    map[string]types.AttributeValue
+	attempt   string // the token written to AttemptAttr
 }
 
 // finish renders the expressions. Names are registered while rendering, so

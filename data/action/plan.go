@@ -130,7 +130,7 @@ func PlanFor(kind Kind, seen data.Item, now time.Time, opts Options) (Plan, erro
 	if err := spec.check(seen, now, opts); err != nil {
 		return Plan{}, err
 	}
-	req, err := buildRequest(kind, spec, seen, now, opts)
+	req, err := buildRequest(kind, spec, seen, now, opts, newAttempt())
 	if err != nil {
 		return Plan{}, err
 	}
@@ -160,13 +160,20 @@ func PlanFor(kind Kind, seen data.Item, now time.Time, opts Options) (Plan, erro
 	}, nil
 }
 
-func buildRequest(kind Kind, spec kindSpec, seen data.Item, now time.Time, opts Options) (request, error) {
+// buildRequest builds the request of one attempt: the action's own guard
+// and sets, plus the attempt's token (AttemptAttr), which is what lets
+// Execute recognise its own write when a response is lost.
+func buildRequest(kind Kind, spec kindSpec, seen data.Item, now time.Time, opts Options, attempt string) (request, error) {
 	b := newExprBuilder()
 	clauses, sets, changes, err := spec.build(b, seen, now, opts)
 	if err != nil {
 		return request{}, notApplicable(kind, "%v", err)
 	}
-	return b.finish(clauses, sets, changes), nil
+	sets = append(sets, setOp{AttemptAttr, b.value("attempt", sv(attempt))})
+	changes = append(changes, Change{AttemptAttr, show(seen[AttemptAttr]), "new id for this attempt"})
+	req := b.finish(clauses, sets, changes)
+	req.attempt = attempt
+	return req, nil
 }
 
 // Available lists the actions that apply to an item of a table as seen at

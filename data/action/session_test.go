@@ -291,7 +291,7 @@ func TestReleasePlanForTheDialog(t *testing.T) {
 		t.Errorf("condition:\n got %s\nwant %s", p.ConditionExpression, want)
 	}
 	wantUpd := "SET #internalStatus = :stopped, #status = :completed, #endedAt = :now, #updatedAt = :now, " +
-		"#eventHistory = list_append(if_not_exists(#eventHistory, :empty_list), :terminated_event)"
+		"#eventHistory = list_append(if_not_exists(#eventHistory, :empty_list), :terminated_event), #opsdeck_attempt = :attempt"
 	if p.UpdateExpression != wantUpd {
 		t.Errorf("update:\n got %s\nwant %s", p.UpdateExpression, wantUpd)
 	}
@@ -305,7 +305,7 @@ func TestReleasePlanForTheDialog(t *testing.T) {
 		attrs = append(attrs, c.Attr+":"+c.Before+"→"+c.After)
 	}
 	got := strings.Join(attrs, " | ")
-	for _, wantPart := range []string{"status:RUNNING→COMPLETED", "internalStatus:READY→STOPPED", "endedAt:absent→", "eventHistory:1 entry→2 entries"} {
+	for _, wantPart := range []string{"status:RUNNING→COMPLETED", "internalStatus:READY→STOPPED", "endedAt:absent→", "eventHistory:1 entry→2 entries", "opsdeck_attempt:absent→new id for this attempt"} {
 		if !strings.Contains(got, wantPart) {
 			t.Errorf("changes %q lack %q", got, wantPart)
 		}
