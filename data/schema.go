@@ -112,6 +112,12 @@ func (s TableSchema) KeyNames() []string {
 
 func sk(name string, t AttrType) *KeyAttr { return &KeyAttr{Name: name, Type: t} }
 
+// AttemptAttr is written by every opsdeck transition: a token of the attempt,
+// by which a write whose response was lost is recognised (docs/ACTIONS.md).
+// It is documented on the four tables opsdeck writes to, so it is not
+// flagged as unknown.
+const AttemptAttr = "opsdeck_attempt"
+
 var schemas = []TableSchema{
 	{
 		ID:           TableSessions,
@@ -128,7 +134,8 @@ var schemas = []TableSchema{
 			"lastEventTimestamp": "S", "retryCount": "N", "userMetadata": "M",
 			// Not in the seed's table, but written by Wallcrawler's release
 			// path (and opsdeck's release action) when a session ends.
-			"endedAt": "S",
+			"endedAt":   "S",
+			AttemptAttr: "S",
 		},
 		Indexes: []Index{
 			// The seed gives no projection for this index; ALL is what the
@@ -184,7 +191,7 @@ var schemas = []TableSchema{
 			"graphS3Key": "S", "iacS3Key": "S", "analysisS3Key": "S",
 			"nodeCount": "N", "edgeCount": "N", "internetExposedCount": "N", "datastoreCount": "N",
 			"graphHash": "S", "iacCommitSha": "S", "terraformWorkspace": "S", "accountId": "S",
-			"region": "S", "failureReason": "S",
+			"region": "S", "failureReason": "S", AttemptAttr: "S",
 		},
 		Indexes: []Index{
 			{Name: "GSI1", PK: KeyAttr{"GSI1PK", TypeS}, SK: sk("GSI1SK", TypeS), Projection: Projection{Type: ProjectAll}},
@@ -200,7 +207,7 @@ var schemas = []TableSchema{
 			"user_id": "S", "timestamp#event_id": "S", "event_id": "S", "event_type": "S",
 			"payload": "M", "status": "S", "timestamp": "S", "ttl": "N", "retry_count": "N",
 			"metadata": "M", "event_type#timestamp": "S", "status#timestamp": "S",
-			"last_retry_at": "S",
+			"last_retry_at": "S", AttemptAttr: "S",
 		},
 		Indexes: []Index{
 			{Name: "EventTypeIndex", PK: KeyAttr{"user_id", TypeS}, SK: sk("event_type#timestamp", TypeS), Projection: Projection{Type: ProjectAll}},
@@ -263,7 +270,7 @@ var schemas = []TableSchema{
 			"status": "S", "lab_duration_hours": "N", "deletion_retry_count": "N",
 			"allocated_at": "N", "created_at": "N", "updated_at": "N",
 			"allocated_to_track": "S", "idempotency_key": "S",
-			"deletion_requested_at": "N", "last_synced": "N",
+			"deletion_requested_at": "N", "last_synced": "N", AttemptAttr: "S",
 		},
 		Indexes: []Index{
 			{Name: "StatusIndex", PK: KeyAttr{"status", TypeS}, SK: sk("allocated_at", TypeN), Projection: Projection{Type: ProjectAll}},

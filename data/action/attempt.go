@@ -19,7 +19,7 @@ import (
 // API, the Sandbox Broker and AppLens decode their items into structs or
 // dicts that ignore attributes they do not know, no key, index, TTL or
 // stream filter uses it, and it costs about 50 bytes of the item.
-const AttemptAttr = "opsdeck_attempt"
+const AttemptAttr = data.AttemptAttr
 
 // newAttempt returns a token no other attempt will ever carry: 128 random
 // bits, hex. It is also written to the audit line (":attempt"), which ties

@@ -128,6 +128,11 @@ func TestLostResponseIsRecognisedAsOurOwnWrite(t *testing.T) {
 	if len(r.Current) == 0 || attrS(t, r.Current, "status") != "COMPLETED" {
 		t.Errorf("Current is not the item as written: %v", r.Current)
 	}
+	for _, pr := range data.Decode(data.TableSessions, got).Issues() {
+		if pr.Attr == AttemptAttr {
+			t.Errorf("the token is flagged on the row: %s", pr)
+		}
+	}
 	entries, _ := ReadAudit(audit.Path(), 0)
 	if len(entries) != 1 || entries[0].Result != "ok: "+recoveredOnRetry || entries[0].Message != r.Message ||
 		entries[0].Values[":attempt"] != r.Attempt {
