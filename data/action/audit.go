@@ -14,8 +14,12 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/data"
 )
 
 // The audit log answers "who changed this row, when, and under which
@@ -69,15 +73,23 @@ func DefaultAuditPath() (string, error) {
 	return filepath.Join(home, ".local", "state", "opsdeck", "audit.log"), nil
 }
 
-// OpenAuditLog opens (creating if needed) the log for appending. An existing
-// file with looser permissions is tightened to 0600.
+// OpenAuditLog opens (creating if needed) the log for appending. The log is
+// evidence, so it refuses to be redirected: its directory must be a real
+// directory owned by the user (created 0700, tightened to 0700 when looser),
+// and the file a regular file owned by the user with one link, opened
+// without following a symbolic link planted in its place. An existing file
+// with looser permissions is tightened to 0600.
 func OpenAuditLog(path string) (*AuditLog, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err := checkAuditDir(dir); err != nil {
+		return nil, err
+	}
+	f, err := openAuditFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("audit log: %w", err)
+		return nil, err
 	}
 	if fi, err := f.Stat(); err == nil && fi.Mode().Perm()&0o077 != 0 {
 		if err := f.Chmod(0o600); err != nil {
@@ -86,6 +98,61 @@ func OpenAuditLog(path string) (*AuditLog, error) {
 		}
 	}
 	return &AuditLog{path: path, f: f}, nil
+}
+
+// checkAuditDir refuses a directory that is a symbolic link, not a
+// directory, or someone else's, and tightens its mode to 0700.
+func checkAuditDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("audit log directory %s is a symbolic link; opsdeck will not follow it (remove it, or set XDG_STATE_HOME)", dir)
+	case !fi.IsDir():
+		return fmt.Errorf("audit log directory %s is not a directory", dir)
+	}
+	if err := ownedByUser(fi); err != nil {
+		return fmt.Errorf("audit log directory %s: %w", dir, err)
+	}
+	if fi.Mode().Perm() != 0o700 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("audit log directory %s is open to others and cannot be restricted: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// openAuditFile opens the log for appending without following a symbolic
+// link and without blocking on a FIFO, then checks what was opened.
+func openAuditFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow|noBlock, 0o600)
+	if err != nil {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("audit log %s is a symbolic link; opsdeck will not follow it (remove it)", path)
+		} else if lerr == nil && !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("audit log %s is not a regular file", path)
+		}
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("audit log %s is not a regular file", path)
+	}
+	if err == nil {
+		err = ownedByUser(fi)
+	}
+	if err == nil && links(fi) > 1 {
+		// A hard link planted in the directory would send the lines to
+		// another file too.
+		err = fmt.Errorf("audit log %s has %d hard links; opsdeck writes only to a file of its own", path, links(fi))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // Path is where the log is written.
@@ -98,7 +165,7 @@ func (l *AuditLog) Append(e AuditEntry) error {
 	if err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
-	line = append(line, '\n')
+	line = append(escapeJSONLine(line), '\n')
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
@@ -267,4 +334,43 @@ func (e AuditEntry) String() string {
 	b.WriteString(e.Time.Local().Format("2006-01-02 15:04:05"))
 	fmt.Fprintf(&b, "  %s  %s  %s/%s  %s  %s", e.Operator, e.Env, e.Table, e.Target, e.Action, e.Result)
 	return b.String()
+}
+
+// escapeJSONLine rewrites, inside a JSON text, every character a terminal
+// would act on that encoding/json leaves raw — DEL, C1 controls, bidi and
+// other format characters, the invisible Hangul fillers — as a \uXXXX
+// escape (a surrogate pair above U+FFFF). encoding/json already escapes C0
+// controls and U+2028/U+2029. Any JSON reader, ReadAudit included, decodes
+// the escapes back to the same characters, so nothing is lost; `tail
+// audit.log` shows the line in its logical order, on one line.
+func escapeJSONLine(b []byte) []byte {
+	clean := true
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r >= 0x7f && data.IsUnsafeRune(r) {
+			clean = false
+			break
+		}
+		i += size
+	}
+	if clean {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r < 0x7f || !data.IsUnsafeRune(r) {
+			out = append(out, b[i:i+size]...)
+			i += size
+			continue
+		}
+		if r > 0xffff {
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		} else {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		i += size
+	}
+	return out
 }
