@@ -7,6 +7,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"opsdeck/data"
+	"opsdeck/demo/ddblocal"
 )
 
 // Audit lines are read with tail and less: no character in them may reorder
@@ -123,5 +126,25 @@ func TestAuditLogRefusesToBeRedirected(t *testing.T) {
 	l.Close()
 	if fi, _ := os.Stat(loose); fi.Mode().Perm() != 0o700 {
 		t.Errorf("directory mode %v, want 0700", fi.Mode().Perm())
+	}
+}
+
+// A password in the endpoint URL never reaches the audit log.
+func TestAuditLogNamesTheEndpointWithoutItsPassword(t *testing.T) {
+	w := newWorld(t, data.TableSessions)
+	w.put(data.TableSessions, runningSession("sess_pw"))
+	ep := strings.Replace(ddblocal.TestEndpoint(), "://", "://opsuser:hunter2@", 1)
+	conn, err := data.Connect(w.ctx, data.ConnOptions{Endpoint: ep, Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	audit := openTestAudit(t)
+	exec := &Executor{Conn: conn, Tables: w.tables, Audit: audit, Env: "dev"}
+	if r := exec.Execute(w.ctx, w.plan(ReleaseSession, sessionKey("sess_pw"), Options{})); !r.OK {
+		t.Fatalf("release: %s", r.Message)
+	}
+	raw, _ := os.ReadFile(audit.Path())
+	if strings.Contains(string(raw), "hunter2") || strings.Contains(string(raw), "opsuser") || !strings.Contains(string(raw), `"endpoint":"http://***@127.0.0.1:`) {
+		t.Errorf("audit line: %s", raw)
 	}
 }
