@@ -157,6 +157,15 @@ func (m *Map) Apply(bindings map[string][]string, lines map[string]int, file str
 		for _, c := range next.Conflicts() {
 			errs = append(errs, fmt.Errorf("%skey %q is bound to both %q and %q", where(firstPresent(bindings, c.Actions)), c.Key, c.Actions[0], c.Actions[1]))
 		}
+		// A confirm key that can be pressed by accident is refused, at the
+		// line that made it so (confirm's own, or the other action's).
+		for _, h := range next.Hazards() {
+			at := firstPresent(bindings, [2]string{h.Action, "confirm"})
+			if h.Action == "" {
+				at = firstPresent(bindings, [2]string{"confirm", "confirm"})
+			}
+			errs = append(errs, fmt.Errorf("%sconfirm cannot be %q: %s; bind confirm to a key used nowhere else (default y)", where(at), h.Key, h.Why))
+		}
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)

@@ -1,6 +1,10 @@
 package keymap
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
 
 // Conflict is one key bound to two actions that can see the same keypress.
 type Conflict struct {
@@ -44,3 +48,57 @@ func (m Map) Conflicts() []Conflict {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
 }
+
+// habitKeys are keys pressed without thinking: to submit, to mark, to move,
+// to back out. The dialog also reads several of them itself (enter and esc
+// mean No, ↑/↓ scroll). None of them may say yes to a guarded write.
+var habitKeys = map[string]string{
+	"enter": "enter is pressed by habit to submit, and a bare enter must mean No",
+	"space": "space marks rows and is pressed by habit", "tab": "tab moves between panes",
+	"shift+tab": "shift+tab moves between panes", "esc": "esc means No in the dialog",
+	"ctrl+c": "ctrl+c means No in the dialog", "backspace": "backspace is pressed while typing",
+	"up": "↑ scrolls the dialog", "down": "↓ scrolls the dialog", "left": "← is pressed to move",
+	"right": "→ is pressed to move", "pgup": "pgup is pressed to move", "pgdown": "pgdown is pressed to move",
+	"home": "home is pressed to move", "end": "end is pressed to move",
+}
+
+// Hazard is a binding that would put a guarded write one accidental key
+// away: the confirm key is also a key pressed outside the dialog (an action
+// key, so that "x x" or a key repeat releases at once; or a navigation key
+// pressed by habit), or a key pressed by habit anywhere.
+type Hazard struct {
+	Key    string
+	Action string // the other action bound to Key, "" for a habit key
+	Why    string
+}
+
+// Hazards lists every confirm key that makes a dangerous action one
+// accidental key away. The defaults have none (y is used nowhere else).
+func (m Map) Hazards() []Hazard {
+	var out []Hazard
+	for _, k := range m.Confirm.Keys() {
+		if why, ok := habitKeys[strings.ToLower(k)]; ok {
+			out = append(out, Hazard{Key: k, Why: why})
+			continue
+		}
+		for _, a := range actions {
+			if a.ctx == ctxDialog {
+				continue
+			}
+			for _, x := range a.get(&m).Keys() {
+				if x != k {
+					continue
+				}
+				why := fmt.Sprintf("it is also %s's key, pressed outside the dialog", a.name)
+				if dangerous[a.name] {
+					why = fmt.Sprintf("it is also %s's key: pressing it twice, or a key repeat, would open the dialog and confirm it", a.name)
+				}
+				out = append(out, Hazard{Key: k, Action: a.name, Why: why})
+			}
+		}
+	}
+	return out
+}
+
+// dangerous are the actions that open a confirmation for a write.
+var dangerous = map[string]bool{"release": true, "retry": true, "mark_deletion": true, "mark_failed": true}

@@ -286,3 +286,53 @@ func TestNextViewAction(t *testing.T) {
 		t.Fatalf("stream-only clash reported: %v", err)
 	}
 }
+
+// A guarded write must never be one accidental key away: the confirm key
+// cannot be a key pressed outside the dialog (the action's own key, so
+// "x x" or a key repeat would release) nor a key pressed by habit.
+func TestConfirmCannotBeOneAccidentalKeyAway(t *testing.T) {
+	if h := Default().Hazards(); len(h) != 0 {
+		t.Fatalf("defaults have hazards: %+v", h)
+	}
+	cases := []struct {
+		bindings map[string][]string
+		lines    map[string]int
+		want     string
+	}{
+		{map[string][]string{"confirm": {"enter"}}, map[string]int{"confirm": 4},
+			`c.yaml:4: confirm cannot be "enter": enter is pressed by habit to submit`},
+		{map[string][]string{"confirm": {"x"}}, map[string]int{"confirm": 4},
+			`c.yaml:4: confirm cannot be "x": it is also release's key: pressing it twice, or a key repeat, would open the dialog and confirm it`},
+		{map[string][]string{"confirm": {"y", "D"}}, map[string]int{"confirm": 4},
+			`c.yaml:4: confirm cannot be "D": it is also mark_deletion's key`},
+		{map[string][]string{"release": {"y"}}, map[string]int{"release": 9},
+			`c.yaml:9: confirm cannot be "y": it is also release's key`},
+		{map[string][]string{"confirm": {"j"}}, map[string]int{"confirm": 4},
+			`c.yaml:4: confirm cannot be "j": it is also down's key, pressed outside the dialog`},
+		{map[string][]string{"confirm": {"space"}}, map[string]int{"confirm": 4}, `confirm cannot be "space"`},
+		{map[string][]string{"confirm": {" "}}, map[string]int{"confirm": 4}, `confirm cannot be "space"`},
+		{map[string][]string{"confirm": {"esc"}}, map[string]int{"confirm": 4}, `confirm cannot be "esc"`},
+		// Enter freed from "open detail" is still a habit key.
+		{map[string][]string{"enter": {"o"}, "confirm": {"enter"}}, map[string]int{"confirm": 4}, `c.yaml:4: confirm cannot be "enter"`},
+	}
+	for _, tc := range cases {
+		m := Default()
+		err := m.Apply(tc.bindings, tc.lines, "c.yaml")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: got %v, want …%s…", tc.bindings, err, tc.want)
+		}
+		if !reflect.DeepEqual(m.Confirm.Keys(), Default().Confirm.Keys()) {
+			t.Errorf("%v: refused bindings were applied: %v", tc.bindings, m.Confirm.Keys())
+		}
+	}
+	// A key used nowhere else is fine, and so is moving release out of
+	// confirm's way.
+	m := Default()
+	if err := m.Apply(map[string][]string{"confirm": {"Y"}}, nil, "c.yaml"); err != nil {
+		t.Errorf("confirm: Y refused: %v", err)
+	}
+	m = Default()
+	if err := m.Apply(map[string][]string{"release": {"X"}, "confirm": {"x"}}, nil, "c.yaml"); err != nil {
+		t.Errorf("swap refused: %v", err)
+	}
+}
