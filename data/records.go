@@ -56,6 +56,21 @@ func orDash(s string) string {
 type Meta struct {
 	Raw      Item
 	Problems []Problem
+
+	unreadable []string // attributes present but without a reading
+}
+
+// Unreadable reports whether attr is present in the item but could not be
+// read as its documented type (a time that is not a time, a count that is
+// not a number): its typed field then holds a zero value that must not be
+// shown as meaning something ("never", "0").
+func (m Meta) Unreadable(attr string) bool {
+	for _, a := range m.unreadable {
+		if a == attr {
+			return true
+		}
+	}
+	return false
 }
 
 // Item returns the raw item the record was decoded from.

@@ -34,10 +34,10 @@ type GraphRun struct {
 	IaCS3Key       string
 	AnalysisS3Key  string
 
-	NodeCount            int64
-	EdgeCount            int64
-	InternetExposedCount int64
-	DatastoreCount       int64
+	NodeCount            Number
+	EdgeCount            Number
+	InternetExposedCount Number
+	DatastoreCount       Number
 	GraphHash            string
 
 	IaCCommitSha       string
@@ -65,10 +65,10 @@ func DecodeGraphRun(item Item) GraphRun {
 		GraphS3Key:           d.str("graphS3Key", false),
 		IaCS3Key:             d.str("iacS3Key", false),
 		AnalysisS3Key:        d.str("analysisS3Key", false),
-		NodeCount:            d.integer("nodeCount", false),
-		EdgeCount:            d.integer("edgeCount", false),
-		InternetExposedCount: d.integer("internetExposedCount", false),
-		DatastoreCount:       d.integer("datastoreCount", false),
+		NodeCount:            d.count("nodeCount", false),
+		EdgeCount:            d.count("edgeCount", false),
+		InternetExposedCount: d.count("internetExposedCount", false),
+		DatastoreCount:       d.count("datastoreCount", false),
 		GraphHash:            d.str("graphHash", false),
 		IaCCommitSha:         d.str("iacCommitSha", false),
 		TerraformWorkspace:   d.str("terraformWorkspace", false),

@@ -17,10 +17,11 @@ import (
 // the SDK may add later) and falls back to a zero value plus a Problem, so a
 // decode can never panic and never loses the raw value.
 type decoder struct {
-	item     Item
-	attrs    map[string]string // documented attributes → type, from the schema
-	seen     map[string]bool
-	problems []Problem
+	item       Item
+	attrs      map[string]string // documented attributes → type, from the schema
+	seen       map[string]bool
+	problems   []Problem
+	unreadable []string
 }
 
 func newDecoder(id TableID, item Item) *decoder {
@@ -29,6 +30,13 @@ func newDecoder(id TableID, item Item) *decoder {
 		d.attrs = s.Attrs
 	}
 	return d
+}
+
+// unread remembers an attribute that is present but has no reading (the
+// typed field holds its zero value), so the UI can say "unreadable" rather
+// than show the zero value's meaning ("never", 0).
+func (d *decoder) unread(attr string) {
+	d.unreadable = append(d.unreadable, attr)
 }
 
 func (d *decoder) flag(attr, want, got, note string) {
@@ -110,34 +118,64 @@ func (d *decoder) number(name string, required bool) (float64, bool) {
 		}
 	default:
 		d.flag(name, "N", TypeName(v), "value kept in Raw only")
+		d.unread(name)
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsNaN(f) {
 		d.flag(name, "N", TypeName(v), fmt.Sprintf("not a number: %q", Clip(text, 40)))
+		d.unread(name)
 		return 0, false
 	}
 	return f, true
 }
 
-// integer reads a whole number; fractions are truncated (flagged) and values
-// beyond int64 saturate (flagged).
-func (d *decoder) integer(name string, required bool) int64 {
-	f, ok := d.number(name, required)
+// num reads a number exactly as stored (see Number). A numeric string is
+// accepted (flagged); anything else present is unreadable (flagged, and
+// remembered for Meta.Unreadable).
+func (d *decoder) num(name string, required bool) Number {
+	v, ok := d.get(name, "N", required)
 	if !ok {
-		return 0
+		return Number{}
 	}
-	if f > math.MaxInt64 || f < math.MinInt64 {
-		d.flag(name, "integer", "N", "out of int64 range")
-		if f > 0 {
-			return math.MaxInt64
+	var text string
+	switch x := v.(type) {
+	case *types.AttributeValueMemberN:
+		text = x.Value
+	case *types.AttributeValueMemberS:
+		text = x.Value
+	default:
+		d.flag(name, "N", TypeName(v), "value kept in Raw only")
+		d.unread(name)
+		return Number{unreadable: true}
+	}
+	n, ok := parseNumberText(text)
+	if !ok {
+		d.flag(name, "N", TypeName(v), fmt.Sprintf("not a number: %q", Clip(text, 40)))
+		d.unread(name)
+		return n
+	}
+	if _, isS := v.(*types.AttributeValueMemberS); isS {
+		d.flag(name, "N", "S", "numeric string read as a number")
+	}
+	return n
+}
+
+// count reads a whole number. A fraction or a value beyond int64 is kept
+// exactly as stored (Number.Text) and flagged, never truncated or clamped.
+func (d *decoder) count(name string, required bool) Number {
+	n := d.num(name, required)
+	if !n.Present() {
+		return n
+	}
+	if _, ok := n.Int64(); !ok {
+		if f, _ := ParseNumber(n.Text); f != nil && f.IsInt() {
+			d.flag(name, "integer", "N", "beyond int64; shown as stored")
+		} else {
+			d.flag(name, "integer", "N", "not a whole number; shown as stored")
 		}
-		return math.MinInt64
 	}
-	if f != math.Trunc(f) {
-		d.flag(name, "integer", "N", "fraction truncated")
-	}
-	return int64(f)
+	return n
 }
 
 func (d *decoder) boolean(name string, required bool) bool {
@@ -234,6 +272,7 @@ func (d *decoder) timeAttr(name, native string, required bool) time.Time {
 		t, exact, err := ParseTime(x.Value)
 		if err != nil {
 			d.flag(name, want, "S", fmt.Sprintf("unreadable time %q", Clip(x.Value, 40)))
+			d.unread(name)
 			return time.Time{}
 		}
 		if native == "N" {
@@ -246,9 +285,13 @@ func (d *decoder) timeAttr(name, native string, required bool) time.Time {
 		f, err := strconv.ParseFloat(x.Value, 64)
 		if err != nil {
 			d.flag(name, want, "N", fmt.Sprintf("not a number: %q", Clip(x.Value, 40)))
+			d.unread(name)
 			return time.Time{}
 		}
 		t, note := unixTime(f)
+		if t.IsZero() && f != 0 {
+			d.unread(name)
+		}
 		if native == "S" {
 			n := "numeric time accepted as unix seconds"
 			if note != "" {
@@ -261,6 +304,7 @@ func (d *decoder) timeAttr(name, native string, required bool) time.Time {
 		return t
 	default:
 		d.flag(name, want, TypeName(v), "value kept in Raw only")
+		d.unread(name)
 		return time.Time{}
 	}
 }
@@ -326,7 +370,7 @@ func (d *decoder) finish() Meta {
 			d.flag(name, "", TypeName(d.item[name]), "attribute not in the schema (kept in Raw)")
 		}
 	}
-	return Meta{Raw: d.item, Problems: d.problems}
+	return Meta{Raw: d.item, Problems: d.problems, unreadable: d.unreadable}
 }
 
 // TypeName is the DynamoDB type name of a value ("S", "N", "M", ...), for

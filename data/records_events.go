@@ -25,7 +25,7 @@ type Event struct {
 	Status     string // received, delivered, failed, retrying
 	Timestamp  time.Time
 	TTL        time.Time
-	RetryCount int64
+	RetryCount Number
 	Payload    map[string]types.AttributeValue
 	Metadata   map[string]types.AttributeValue
 	// The two GSI sort keys as stored. They are denormalised copies and go
@@ -49,7 +49,7 @@ func DecodeEvent(item Item) Event {
 		Status:      d.str("status", true),
 		Timestamp:   d.timeAttr("timestamp", "S", true),
 		TTL:         d.timeAttr("ttl", "N", true),
-		RetryCount:  d.integer("retry_count", true),
+		RetryCount:  d.count("retry_count", true),
 		Payload:     d.mapAttr("payload", true),
 		Metadata:    d.mapAttr("metadata", false),
 		TypeKey:     d.str(AttrEventTypeKey, true),

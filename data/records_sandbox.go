@@ -32,8 +32,8 @@ type Sandbox struct {
 	Name               string
 	ExternalID         string
 	Status             string
-	LabDurationHours   float64 // as stored; see LabDuration
-	DeletionRetryCount int64
+	LabDurationHours   Number // as stored; see LabDuration
+	DeletionRetryCount Number
 	// AllocatedAt is zero for never-allocated sandboxes (stored as 0, which
 	// the broker needs because allocated_at is every GSI's sort key).
 	AllocatedAt         time.Time
@@ -55,7 +55,7 @@ func DecodeSandbox(item Item) Sandbox {
 		Name:                d.str("name", false),
 		ExternalID:          d.str("external_id", false),
 		Status:              d.str("status", true),
-		DeletionRetryCount:  d.integer("deletion_retry_count", false),
+		DeletionRetryCount:  d.count("deletion_retry_count", false),
 		AllocatedAt:         d.timeAttr("allocated_at", "N", true),
 		CreatedAt:           d.timeAttr("created_at", "N", false),
 		UpdatedAt:           d.timeAttr("updated_at", "N", false),
@@ -64,8 +64,8 @@ func DecodeSandbox(item Item) Sandbox {
 		DeletionRequestedAt: d.timeAttr("deletion_requested_at", "N", false),
 		LastSynced:          d.timeAttr("last_synced", "N", false),
 	}
-	if h, ok := d.number("lab_duration_hours", true); ok {
-		s.LabDurationHours = h
+	s.LabDurationHours = d.num("lab_duration_hours", true)
+	if h, ok := s.LabDurationHours.Float64(); ok {
 		if h <= 0 {
 			d.flag("lab_duration_hours", "N > 0", "N", "not positive; the 4-hour default applies")
 		}
@@ -86,10 +86,11 @@ func DecodeSandbox(item Item) Sandbox {
 // LabDuration is the item's own allocation window (lab_duration_hours), or
 // DefaultLabDuration when the item has none usable.
 func (s Sandbox) LabDuration() time.Duration {
-	if s.LabDurationHours <= 0 || s.LabDurationHours > 24*365*100 {
+	h, ok := s.LabDurationHours.Float64()
+	if !ok || h <= 0 || h > 24*365*100 {
 		return DefaultLabDuration
 	}
-	return time.Duration(s.LabDurationHours * float64(time.Hour))
+	return time.Duration(h * float64(time.Hour))
 }
 
 // AllocationDeadline is when the current allocation ends; zero when the

@@ -2,6 +2,7 @@ package data
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -85,12 +86,12 @@ type Session struct {
 	ConnectURL        string
 	SeleniumRemoteURL string
 
-	ProxyBytes         int64
-	AvgCPUUsage        float64
-	MemoryUsage        float64
+	ProxyBytes         Number
+	AvgCPUUsage        Number
+	MemoryUsage        Number
 	EventHistory       []types.AttributeValue
 	LastEventTimestamp time.Time
-	RetryCount         int64
+	RetryCount         Number
 	UserMetadata       map[string]types.AttributeValue
 }
 
@@ -117,14 +118,14 @@ func DecodeSession(item Item) Session {
 		SigningKey:         d.str("signingKey", false),
 		ConnectURL:         d.str("connectUrl", false),
 		SeleniumRemoteURL:  d.str("seleniumRemoteUrl", false),
-		ProxyBytes:         d.integer("proxyBytes", false),
+		ProxyBytes:         d.count("proxyBytes", false),
 		EventHistory:       d.listAttr("eventHistory"),
 		LastEventTimestamp: d.timeAttr("lastEventTimestamp", "S", false),
-		RetryCount:         d.integer("retryCount", false),
+		RetryCount:         d.count("retryCount", false),
 		UserMetadata:       d.mapAttr("userMetadata", false),
 	}
-	s.AvgCPUUsage, _ = d.number("avgCpuUsage", false)
-	s.MemoryUsage, _ = d.number("memoryUsage", false)
+	s.AvgCPUUsage = d.num("avgCpuUsage", false)
+	s.MemoryUsage = d.num("memoryUsage", false)
 	s.SDKStatus = SDKStatus(s.Status, s.InternalStatus)
 	if s.SDKStatus == "" && (s.Status != "" || s.InternalStatus != "") {
 		d.flag("status", "known Wallcrawler status", "S", fmt.Sprintf("no SDK status for %q / %q", Clip(s.Status, 30), Clip(s.InternalStatus, 30)))
@@ -144,15 +145,19 @@ func (s Session) HasSecret() bool {
 // Project is one wallcrawler-projects item.
 type Project struct {
 	Meta
-	ProjectID      string
-	Name           string
-	OwnerID        string
-	DefaultTimeout time.Duration // stored as seconds
-	Concurrency    int64
-	Status         string // ACTIVE or INACTIVE
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	BillingTier    string
+	ProjectID string
+	Name      string
+	OwnerID   string
+	// DefaultTimeout is defaultTimeout (seconds) as a duration; zero when
+	// absent or when it is not whole seconds a duration can hold, in which
+	// case DefaultTimeoutSeconds still shows what is stored.
+	DefaultTimeout        time.Duration
+	DefaultTimeoutSeconds Number
+	Concurrency           Number
+	Status                string // ACTIVE or INACTIVE
+	CreatedAt             time.Time
+	UpdatedAt             time.Time
+	BillingTier           string
 }
 
 // DecodeProject reads a project item. It never panics.
@@ -162,13 +167,16 @@ func DecodeProject(item Item) Project {
 		ProjectID:   d.str("projectId", true),
 		Name:        d.str("name", false),
 		OwnerID:     d.str("ownerId", false),
-		Concurrency: d.integer("concurrency", false),
+		Concurrency: d.count("concurrency", false),
 		Status:      d.str("status", false),
 		CreatedAt:   d.timeAttr("createdAt", "S", false),
 		UpdatedAt:   d.timeAttr("updatedAt", "S", false),
 		BillingTier: d.str("billingTier", false),
 	}
-	p.DefaultTimeout = time.Duration(d.integer("defaultTimeout", false)) * time.Second
+	p.DefaultTimeoutSeconds = d.count("defaultTimeout", false)
+	if sec, ok := p.DefaultTimeoutSeconds.Int64(); ok && sec > 0 && sec <= int64(math.MaxInt64/time.Second) {
+		p.DefaultTimeout = time.Duration(sec) * time.Second
+	}
 	p.Meta = d.finish()
 	return p
 }

@@ -165,7 +165,7 @@ func TestSessionProjectAPIKeysAndContexts(t *testing.T) {
 	}
 
 	p, found, err := db.store.Project(ctx, "proj-a")
-	if err != nil || !found || p.DefaultTimeout != time.Hour || p.Concurrency != 5 {
+	if err != nil || !found || p.DefaultTimeout != time.Hour || p.Concurrency.String() != "5" {
 		t.Fatalf("Project: %+v %v %v", p, found, err)
 	}
 	ps, err := db.store.Projects(ctx, []string{"proj-b", "missing", "proj-a"})
@@ -232,11 +232,11 @@ func TestGraphRunsByUserAndByRunID(t *testing.T) {
 	if strings.Join(ids(got), ",") != strings.Join(want, ",") || pages < 3 {
 		t.Fatalf("RunsByUser (%d pages):\n got %v\nwant %v", pages, ids(got), want)
 	}
-	if got[0].UserID() != "12345" || got[0].NodeCount != 10 {
+	if got[0].UserID() != "12345" || got[0].NodeCount.String() != "10" {
 		t.Errorf("newest run: %+v", got[0])
 	}
 	r, found, err := db.store.RunByID(ctx, "run03")
-	if err != nil || !found || r.UserID() != "12345" || r.NodeCount != 3 || r.Environment != "prod" {
+	if err != nil || !found || r.UserID() != "12345" || r.NodeCount.String() != "3" || r.Environment != "prod" {
 		t.Fatalf("RunByID: %+v %v %v", r, found, err)
 	}
 	if _, found, err := db.store.RunByID(ctx, "nope"); found || err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"opsdeck/data"
 	"opsdeck/themes"
 	"opsdeck/views/vtable"
 )
@@ -77,9 +78,25 @@ func intCell(n int64) vtable.Cell {
 	return vtable.Cell{Text: strconv.FormatInt(n, 10)}.SortNum(float64(n))
 }
 
-// floatCell shows a number in its shortest form and sorts by its value.
-func floatCell(f float64) vtable.Cell {
-	return vtable.Cell{Text: strconv.FormatFloat(f, 'f', -1, 64)}.SortNum(f)
+// numCell shows a number exactly as stored (data.Number: never clamped,
+// truncated or rounded; "-" when absent, "?" when not a number) and sorts
+// by its value, nearest float64, with missing values last.
+func numCell(n data.Number) vtable.Cell {
+	c := vtable.Cell{Text: n.String()}
+	if f, ok := n.Float64(); ok {
+		return c.SortNum(f)
+	}
+	return c.SortLast()
+}
+
+// timeCellOf is timeCell for an attribute of a record: a value that is
+// there but cannot be read as a time shows "unreadable" rather than "-" or
+// the meaning a missing time has ("never").
+func timeCellOf(m data.Meta, attr string, t, now time.Time, th themes.Theme) vtable.Cell {
+	if t.IsZero() && m.Unreadable(attr) {
+		return warnCell("unreadable", th).SortLast()
+	}
+	return timeCell(t, now)
 }
 
 // restyle gives c another style, keeping its text and sort key.

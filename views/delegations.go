@@ -40,14 +40,19 @@ func delegationColumns() []vtable.Column {
 func delegationRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	g, _ := r.(data.Delegation)
 	exp := Relative(g.Expiration, now)
-	if g.Expiration.IsZero() {
-		exp = "never"
+	expCell := timeKey(vtable.Cell{Text: exp}, g.Expiration)
+	switch {
+	case g.Expiration.IsZero() && g.Unreadable("expiration"):
+		// Stored, but not a time: that is not "never".
+		expCell = warnCell("unreadable", th).SortLast()
+	case g.Expiration.IsZero():
+		expCell = vtable.Cell{Text: "never"}.SortLast()
 	}
 	row := vtable.Row{Cells: []vtable.Cell{
 		{Text: g.Link},
 		{Text: g.Issuer},
 		{Text: g.Audience},
-		timeKey(vtable.Cell{Text: exp}, g.Expiration), // never: sorts last
+		expCell, // never and unreadable sort last
 		timeCell(g.InsertedAt, now),
 		{Text: g.Cause},
 	}}

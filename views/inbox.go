@@ -38,9 +38,9 @@ func eventRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		{Text: e.EventType},
 		statusCell(e.Status, th),
 		timeCell(e.Timestamp, now),
-		intCell(e.RetryCount),
+		numCell(e.RetryCount),
 		timeCell(e.LastRetryAt, now),
-		timeCell(e.TTL, now),
+		timeCellOf(e.Meta, "ttl", e.TTL, now, th),
 	}}
 }
 

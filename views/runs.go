@@ -43,13 +43,13 @@ func runRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		{Text: g.Environment},
 		timeCell(g.CreatedAt, now),
 		timeCell(g.UpdatedAt, now),
-		intCell(g.NodeCount),
-		intCell(g.EdgeCount),
-		intCell(g.InternetExposedCount),
-		intCell(g.DatastoreCount),
+		numCell(g.NodeCount),
+		numCell(g.EdgeCount),
+		numCell(g.InternetExposedCount),
+		numCell(g.DatastoreCount),
 		{Text: g.FailureReason},
 	}}
-	if g.InternetExposedCount > 0 {
+	if g.InternetExposedCount.Sign() > 0 {
 		row.Cells[8] = restyle(row.Cells[8], warnCell("", th))
 	}
 	return row

@@ -47,10 +47,10 @@ func sandboxRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		{Text: s.Name},
 		{},
 		{Text: s.AllocatedToTrack},
-		timeCell(s.AllocatedAt, now),
+		timeCellOf(s.Meta, "allocated_at", s.AllocatedAt, now, th),
 		deadline,
-		floatCell(s.LabDurationHours),
-		intCell(s.DeletionRetryCount),
+		numCell(s.LabDurationHours),
+		numCell(s.DeletionRetryCount),
 		{Text: s.ExternalID},
 	}}
 	if s.AllocationExpired(now) {

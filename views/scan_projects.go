@@ -1,7 +1,6 @@
 package views
 
 import (
-	"strconv"
 	"time"
 
 	"opsdeck/data"
@@ -28,7 +27,7 @@ func projectColumns() []vtable.Column {
 
 func projectRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	p, _ := r.(data.Project)
-	timeout := ""
+	timeout := p.DefaultTimeoutSeconds.String() // as stored when not a duration
 	if p.DefaultTimeout > 0 {
 		timeout = p.DefaultTimeout.String()
 	}
@@ -37,7 +36,7 @@ func projectRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		{Text: p.Name},
 		statusCell(p.Status, th),
 		{Text: p.OwnerID},
-		{Text: strconv.FormatInt(p.Concurrency, 10)},
+		numCell(p.Concurrency),
 		{Text: timeout},
 		{Text: p.BillingTier},
 		timeCell(p.CreatedAt, now),

@@ -104,10 +104,10 @@ func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		{Text: s.InternalStatus},
 		{Text: s.ProjectID},
 		timeCell(s.CreatedAt, now),
-		timeCell(s.ExpiresAt, now),
+		timeCellOf(s.Meta, "expiresAt", s.ExpiresAt, now, th),
 		{Text: s.Region},
 		{Text: keep},
-		intCell(s.RetryCount),
+		numCell(s.RetryCount),
 	}}
 	// A session still RUNNING past its expiry is what on-call looks for.
 	if status == data.SessionRunning && !s.ExpiresAt.IsZero() && s.ExpiresAt.Before(now) {
@@ -381,7 +381,9 @@ func (p *Sessions) quotaLine(width int) string {
 		if p.quota.partial {
 			n = "≥" + n
 		}
-		text = fmt.Sprintf("project %s · %s running / quota %d", p.project, n, q.Concurrency)
+		// The quota as stored: a value beyond int64 or with a fraction is
+		// shown as it is, an unreadable one as "?", never another number.
+		text = fmt.Sprintf("project %s · %s running / quota %s", p.project, n, q.Concurrency)
 		if q.Name != "" {
 			text += " · " + q.Name
 		}
@@ -389,7 +391,7 @@ func (p *Sessions) quotaLine(width int) string {
 			text += " · " + q.Status
 		}
 		style = th.StatusValue
-		if q.Concurrency > 0 && int64(p.quota.running) >= q.Concurrency {
+		if quota, ok := q.Concurrency.Float64(); ok && quota > 0 && float64(p.quota.running) >= quota {
 			style = th.Warn
 			text += " · AT QUOTA"
 		}

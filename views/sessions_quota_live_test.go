@@ -15,7 +15,7 @@ func quotaSessions(t *testing.T) *Sessions {
 	p := NewSessions(orderCtx(), "p-1", "")
 	p.SetSize(120, 20)
 	p.quota = quotaState{req: 42, loading: true}
-	p.Update(quotaMsg{pane: PaneSessions, req: 42, found: true, running: 2, project: data.Project{ProjectID: "p-1", Concurrency: 5}})
+	p.Update(quotaMsg{pane: PaneSessions, req: 42, found: true, running: 2, project: data.Project{ProjectID: "p-1", Concurrency: data.IntNumber(5)}})
 	if h := p.quotaLine(120); !strings.Contains(h, "2 running / quota 5") {
 		t.Fatalf("quota answer not shown: %q", h)
 	}

@@ -1,0 +1,70 @@
+package views
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/data"
+	"opsdeck/themes"
+)
+
+// Lists and the quota show the number stored, never a clamped one.
+func TestCellsShowNumbersAsStored(t *testing.T) {
+	now := time.Now()
+	huge := &types.AttributeValueMemberN{Value: "99999999999999999999"}
+	run := data.DecodeGraphRun(data.Item{"PK": sAttr("USER#1"), "SK": sAttr("RUN#2026-11-21T12:00:00Z#r"), "runId": sAttr("r"),
+		"status": sAttr("COMPLETE"), "nodeCount": huge, "edgeCount": &types.AttributeValueMemberN{Value: "2.5"}, "internetExposedCount": sAttr("lots")})
+	row := runRow(run, now, themes.Dark())
+	var texts []string
+	for _, c := range row.Cells {
+		texts = append(texts, c.Text)
+	}
+	line := strings.Join(texts, "|")
+	if !strings.Contains(line, "|99999999999999999999|2.5|?|-|") || strings.Contains(line, "9223372036854775807") {
+		t.Errorf("run row: %s", line)
+	}
+
+	p := NewSessions(orderCtx(), "p-1", "")
+	p.SetSize(120, 20)
+	p.quota = quotaState{req: 7, loading: true}
+	p.Update(quotaMsg{pane: PaneSessions, req: 7, found: true, running: 3,
+		project: data.DecodeProject(data.Item{"projectId": sAttr("p-1"), "concurrency": huge})})
+	if h := p.quotaLine(120); !strings.Contains(h, "3 running / quota 99999999999999999999") || strings.Contains(h, "AT QUOTA") {
+		t.Errorf("quota line: %q", h)
+	}
+}
+
+// An expiry that is stored but unreadable says so; "never" is only for a
+// delegation without one.
+func TestUnreadableExpiryIsNotNever(t *testing.T) {
+	now := time.Now()
+	th := themes.Dark()
+	cell := func(it data.Item) string {
+		return delegationRow(data.DecodeDelegation(it), now, th).Cells[3].Text
+	}
+	if got := cell(data.Item{"link": sAttr("l")}); got != "never" {
+		t.Errorf("no expiration: %q", got)
+	}
+	if got := cell(data.Item{"link": sAttr("l"), "expiration": sAttr("soon")}); got != "unreadable" {
+		t.Errorf("unreadable expiration: %q", got)
+	}
+	if got := cell(data.Item{"link": sAttr("l"), "expiration": &types.AttributeValueMemberN{Value: "1e30"}}); got != "unreadable" {
+		t.Errorf("out-of-range expiration: %q", got)
+	}
+	s := data.DecodeSession(data.Item{"sessionId": sAttr("s"), "status": sAttr("RUNNING"), "projectId": sAttr("p"),
+		"createdAt": sAttr("2026-11-21T11:00:00Z"), "expiresAt": sAttr("tomorrow")})
+	if got := sessionRow(s, now, th).Cells[5].Text; got != "unreadable" {
+		t.Errorf("session EXPIRES: %q", got)
+	}
+	e := data.DecodeEvent(data.Item{"user_id": sAttr("u"), "timestamp#event_id": sAttr("2026-11-21T10:00:00Z#e"), "ttl": sAttr("later")})
+	found := false
+	for _, c := range eventRow(e, now, th).Cells {
+		found = found || c.Text == "unreadable"
+	}
+	if !found {
+		t.Errorf("inbox TTL not shown as unreadable")
+	}
+}
