@@ -275,8 +275,13 @@ func scanCommand(cmd Command, usage func(string, ...any) error) (Command, error)
 	cmd.Segments = defaultScanSegments
 	if cmd.Opt == "segments" {
 		n, err := strconv.Atoi(cmd.Value)
-		if err != nil || n < 1 || n > maxScanSegments {
+		switch {
+		case err != nil:
 			return Command{}, usage("segments= must be a whole number from 1 to %d (got \"%s\")", maxScanSegments, inert.Line(cmd.Value, 20))
+		case n < 1 || n > maxScanSegments:
+			// A whole number, just not a usable one: say that, not "not a
+			// whole number".
+			return Command{}, usage("segments=%d is out of range: use 1 to %d", n, maxScanSegments)
 		}
 		cmd.Segments = n
 	}

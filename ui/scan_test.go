@@ -114,8 +114,8 @@ func TestParseScanCommand(t *testing.T) {
 	bad := []struct{ line, want string }{
 		{"scan", "needs an argument"},
 		{"scan nope", `unknown table "nope"`},
-		{"scan projects segments=0", "from 1 to 64"},
-		{"scan projects segments=65", "from 1 to 64"},
+		{"scan projects segments=0", "segments=0 is out of range: use 1 to 64"},
+		{"scan projects segments=65", "segments=65 is out of range: use 1 to 64"},
 		{"scan projects segments=two", `got "two"`},
 		{"scan projects segments=", "needs a value"},
 		{"scan projects sessions", "too many arguments"},
