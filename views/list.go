@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/data/secret"
 	"opsdeck/themes"
 	"opsdeck/views/detail"
 	"opsdeck/views/vtable"
@@ -460,7 +461,7 @@ func (l *list) openDetail(reveal bool) {
 	d := detail.New(r.Item(), detail.Options{
 		Title:    detailTitle(r),
 		Theme:    l.ctx.Theme,
-		Mask:     MaskSecret,
+		Mask:     secret.Default,
 		Reveal:   reveal,
 		Problems: problemNotes(r.Issues()),
 		First:    keyNames(r.Table()),
@@ -481,7 +482,7 @@ func (l *list) copySelected() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	text, err := detail.JSONMasked(r.Item(), MaskSecret)
+	text, err := detail.JSONMasked(r.Item(), secret.Default)
 	if err != nil {
 		return func() tea.Msg { return detail.CopiedMsg{Err: err} }
 	}
