@@ -7,6 +7,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"opsdeck/data/action"
+	"opsdeck/data/secret"
 	"opsdeck/themes"
 	"opsdeck/views/inert"
 )
@@ -44,7 +46,8 @@ func (d *confirmDialog) View(width, height int) string {
 		for _, p := range d.plans {
 			var parts []string
 			for _, c := range p.Changes {
-				parts = append(parts, c.Attr+" "+c.Before+" → "+c.After)
+				before, after := maskedChange(c)
+				parts = append(parts, c.Attr+" "+before+" → "+after)
 			}
 			add("  " + th.Key.Render(inert.Line(p.Target, inner-2)))
 			add("      " + inert.Line(strings.Join(parts, "; "), max(inner-6, 1)))
@@ -60,7 +63,8 @@ func (d *confirmDialog) View(width, height int) string {
 			aw = max(aw, min(lipgloss.Width(inert.String(c.Attr)), 22))
 		}
 		for _, c := range d.plans[0].Changes {
-			add(changeLines(c.Attr, c.Before, c.After, aw, inner, th)...)
+			before, after := maskedChange(c)
+			add(changeLines(c.Attr, before, after, aw, inner, th)...)
 		}
 	}
 	add("")
@@ -193,8 +197,11 @@ func overlay(under func() string, box []string, width, height int, th themes.The
 // fitStyled cuts or pads a styled line to exactly w cells.
 func fitStyled(s string, w int) string { return fitLine(s, w) }
 
-// wrapStyled sanitises text, wraps it to w cells and styles each line.
+// wrapStyled masks credentials in text, sanitises it, wraps it to w cells
+// and styles each line. Dialog texts quote values from items (guards,
+// reasons, live notes), so they are masked like the values themselves.
 func wrapStyled(st lipgloss.Style, text string, w int) []string {
+	text, _ = secret.Text(text)
 	wrapped := ansi.Wrap(inert.String(text), max(w, 1), "")
 	var out []string
 	for _, l := range strings.Split(wrapped, "\n") {
@@ -222,4 +229,12 @@ func changeLines(attr, before, after string, aw, inner int, th themes.Theme) []s
 		}
 	}
 	return out
+}
+
+// maskedChange is a change's before and after as the dialog shows them:
+// credentials masked, like everywhere else a value is shown.
+func maskedChange(c action.Change) (before, after string) {
+	before, _ = secret.Default.String([]string{c.Attr}, c.Before)
+	after, _ = secret.Default.String([]string{c.Attr}, c.After)
+	return before, after
 }

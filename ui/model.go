@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/data/secret"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui/livefeed"
@@ -274,7 +275,10 @@ func (m *Model) switchTo(id views.PaneID) tea.Cmd {
 	return cmd
 }
 
+// setFlash sets the status bar's message. Messages quote values (a guard
+// that failed says what it found), so credentials in them are masked.
 func (m *Model) setFlash(text string, isErr bool) {
+	text, _ = secret.Text(text)
 	m.flash, m.cmdErr = text, isErr
 }
 
