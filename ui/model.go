@@ -5,13 +5,13 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
 	"opsdeck/data/secret"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/ui/lineedit"
 	"opsdeck/ui/livefeed"
 	"opsdeck/views"
 	"opsdeck/views/detail"
@@ -52,11 +52,11 @@ type Model struct {
 
 	width, height int
 
-	input   textinput.Model // the command or filter line
-	history []string        // submitted commands, oldest first
-	histPos int             // index into history while browsing; len = new line
-	draft   string          // the line being typed before browsing history
-	comps   []string        // completions of the current tab cycle
+	input   lineedit.Model // the command or filter line: value kept exactly, drawn inert
+	history []string       // submitted commands, oldest first
+	histPos int            // index into history while browsing; len = new line
+	draft   string         // the line being typed before browsing history
+	comps   []string       // completions of the current tab cycle
 	compPos int
 
 	dialog Dialog
@@ -141,14 +141,7 @@ func New(o Options) Model {
 	m.stream = views.NewStream(ctx, s.StreamTable, views.StreamOptions{Buffer: o.StreamBuffer, Location: o.Location})
 	m.panes = [views.NumPanes]views.Pane{m.sessions, m.runs, m.inbox, m.delegations, m.sandboxes, m.stream}
 
-	m.input = textinput.New()
-	m.input.Prompt = ""
-	m.input.CharLimit = 512
-	// A steady cursor: a blinking one redraws the screen twice a second for
-	// nothing, and its timer commands would make tests wait.
-	st := m.input.Styles()
-	st.Cursor.Blink = false
-	m.input.SetStyles(st)
+	m.input = lineedit.New(512)
 	m.help = help.New()
 	m.setSize(80, 24)
 	m.initActions(o)
@@ -248,7 +241,6 @@ func (m *Model) setSize(w, h int) {
 	for _, p := range m.panes {
 		p.SetSize(m.width, m.paneHeight())
 	}
-	m.input.SetWidth(max(m.width-3, 1))
 	m.help.SetWidth(m.width)
 }
 

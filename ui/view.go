@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"opsdeck/ui/lineedit"
 	"opsdeck/views"
 	"opsdeck/views/inert"
 )
@@ -220,9 +221,9 @@ func (m Model) footer(w int) string {
 	th := m.ctx.Theme
 	switch m.mode {
 	case modeCommand:
-		return fitLine(th.Key.Render(":")+m.input.View(), w)
+		return fitLine(th.Key.Render(":")+m.input.View(max(w-1, 1), m.inputStyles()), w)
 	case modeFilter:
-		return fitLine(th.Key.Render("/")+m.input.View(), w)
+		return fitLine(th.Key.Render("/")+m.input.View(max(w-1, 1), m.inputStyles()), w)
 	case modeDialog:
 		// A dialog owns the keyboard: list its keys, not the pane's.
 		if h, ok := m.dialog.(interface{ Hints() string }); ok {
@@ -272,4 +273,12 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// inputStyles dress the command and filter lines: escapes of characters
+// made inert in the warning colour, underlined, so they read as escapes.
+func (m Model) inputStyles() lineedit.Styles {
+	st := lineedit.DefaultStyles()
+	st.Escaped = m.ctx.Theme.Warn.Underline(true)
+	return st
 }

@@ -1,8 +1,6 @@
 package views
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -163,7 +161,7 @@ func (b *base) ids(limit int) []string {
 	l := b.active()
 	l.eachItem(func(it data.Item) bool {
 		if r := data.Decode(l.scope.Table, it); r != nil {
-			if id := r.ID(); id != "" && !strings.ContainsAny(id, " \t") {
+			if id := r.ID(); id != "" {
 				out = append(out, id)
 			}
 		}
