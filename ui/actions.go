@@ -226,6 +226,7 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		under:   p.View,
 	})
 	m.dialog, m.mode = d, modeDialog
+	m.sizeDialog()
 	return m, d.Init(), true
 }
 

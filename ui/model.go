@@ -86,6 +86,9 @@ type Model struct {
 
 	// helpOff is the help screen's scroll offset, in lines (help.go).
 	helpOff int
+
+	// guard recovers from panics and logs them (recover.go).
+	guard *panicGuard
 }
 
 // New builds the console. It does no I/O: the first page of the active pane
@@ -113,7 +116,8 @@ func New(o Options) Model {
 		ReadOnly: o.ReadOnly,
 		PageSize: o.PageSize,
 	}
-	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly, autoTheme: o.AutoTheme && !o.NoColor}
+	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly, autoTheme: o.AutoTheme && !o.NoColor,
+		guard: &panicGuard{log: o.DebugLog}}
 	if o.Conn != nil {
 		m.endpoint = o.Conn.Target()
 		if m.profile == "" {
@@ -156,7 +160,9 @@ func (m Model) Init() tea.Cmd {
 
 // Update routes one message, then keeps the clock ticking while the shown
 // pane has live times on screen (clock.go).
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) { return m.safeUpdate(msg) }
+
+func (m Model) routeAndTick(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(clockTickMsg); ok {
 		return m.onClockTick()
 	}
@@ -182,10 +188,17 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.PasteMsg:
-		if m.mode == modeCommand || m.mode == modeFilter {
+		switch {
+		case m.mode == modeCommand || m.mode == modeFilter:
 			return m.updateInput(msg)
+		case m.mode == modeDialog && m.dialog != nil:
+			// The typed confirmation accepts a paste: an id with
+			// invisible characters cannot be typed.
+			return m.updateDialog(msg)
 		}
 		return m, nil
+	case dialogTickMsg:
+		return m, nil // a dialog's pause ended: the redraw shows it
 	case detail.CopiedMsg:
 		m.copied(msg)
 		return m, nil
@@ -209,8 +222,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case healthSettleMsg:
 		return m, nil // the redraw shows a reconnect that outlasted its grace
 	case ChangesMsg:
-		m.changesToDialog(msg.Changes)
-		var cmds []tea.Cmd
+		cmds := []tea.Cmd{m.changesToDialog(msg.Changes)}
 		for _, p := range m.panes {
 			cmds = append(cmds, p.Apply(msg.Changes))
 		}
@@ -242,6 +254,7 @@ func (m *Model) setSize(w, h int) {
 		p.SetSize(m.width, m.paneHeight())
 	}
 	m.help.SetWidth(m.width)
+	m.sizeDialog()
 }
 
 // chromeLines is everything that is not the pane: tab bar, title line,
@@ -313,12 +326,21 @@ type Dialog interface {
 type OpenDialogMsg struct{ Dialog Dialog }
 
 func (m Model) updateDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.sizeDialog()
 	d, cmd := m.dialog.Update(msg)
 	m.dialog = d
 	if d == nil {
 		m.mode = modeNormal
 	}
 	return m, cmd
+}
+
+// sizeDialog tells the open dialog the area it is drawn in, so that it can
+// refuse an answer to a question that does not show.
+func (m *Model) sizeDialog() {
+	if d, ok := m.dialog.(interface{ SetSize(w, h int) }); ok {
+		d.SetSize(m.width, m.paneHeight())
+	}
 }
 
 var _ help.KeyMap = keymap.Map{}

@@ -4,6 +4,7 @@
 package ui
 
 import (
+	"io"
 	"time"
 
 	"opsdeck/data"
@@ -68,6 +69,10 @@ type Options struct {
 	// Location is the time zone of the Stream pane's time column (Local
 	// when nil); tests fix it.
 	Location *time.Location
+
+	// DebugLog receives the stack of any panic the console recovers from
+	// (the --debug-log file); nil drops it. Never the terminal.
+	DebugLog io.Writer
 }
 
 // Scopes is the initial scope of each pane. Empty fields leave a pane

@@ -95,6 +95,7 @@ func (m Model) openScan(table data.TableID, segments int) (tea.Model, tea.Cmd) {
 		under:    m.panes[m.active].View,
 	}
 	m.dialog, m.mode = d, modeDialog
+	m.sizeDialog()
 	req := d.req
 	return m, func() tea.Msg {
 		est, err := st.EstimateScan(ctx, table)

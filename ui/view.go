@@ -28,8 +28,11 @@ func (m Model) View() tea.View {
 	return v
 }
 
-// Render is View's content as a string (tests read it).
-func (m Model) Render() string {
+// Render is View's content as a string (tests read it). A panic while
+// drawing gives an explanation instead of ending the console (recover.go).
+func (m Model) Render() string { return m.safeRender() }
+
+func (m Model) render() string {
 	w, ph := m.width, m.paneHeight()
 	lines := make([]string, 0, m.height)
 	lines = append(lines, m.tabBar(w))
