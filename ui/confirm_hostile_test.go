@@ -315,3 +315,21 @@ func TestPanicInADialogNeverEndsTheConsole(t *testing.T) {
 		}
 	}
 }
+
+// TestPanicInACommandNeverEndsTheConsole: commands run on other
+// goroutines; a panic in one (inside a batch, too) becomes an error line.
+func TestPanicInACommandNeverEndsTheConsole(t *testing.T) {
+	w := seeded(t)
+	var log bytes.Buffer
+	o := w.options()
+	o.DebugLog = &log
+	m := start(t, o, 80, 24)
+	boom := m.guard.guardCmd(tea.Batch(func() tea.Msg { return nil }, func() tea.Msg { panic("decode failed") }))
+	m, _ = settle(t, m, boom)
+	if !strings.Contains(m.Flash(), "internal error in a background request: decode failed") {
+		t.Fatalf("flash %q", m.Flash())
+	}
+	if !strings.Contains(log.String(), "panic in a background command") {
+		t.Fatalf("debug log:\n%s", log.String())
+	}
+}

@@ -155,7 +155,7 @@ func New(o Options) Model {
 
 // Init loads the active pane and starts the live tail.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(m.panes[m.active].Init(), m.liveInit(), m.queryBackground())
+	return m.guard.guardCmd(tea.Batch(m.panes[m.active].Init(), m.liveInit(), m.queryBackground()))
 }
 
 // Update routes one message, then keeps the clock ticking while the shown

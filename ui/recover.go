@@ -101,6 +101,36 @@ func clipReason(s string) string {
 	return s
 }
 
+// cmdPanicMsg reports a panic inside a command: commands run on other
+// goroutines, where the root's recover cannot reach, so each one carries
+// its own (guardCmd).
+type cmdPanicMsg struct{ reason string }
+
+// guardCmd wraps cmd, and every command of a batch it returns, so that a
+// panic while it runs becomes a cmdPanicMsg instead of ending the program.
+func (g *panicGuard) guardCmd(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				g.logf("panic in a background command: %v\n%s", r, debug.Stack())
+				msg = cmdPanicMsg{reason: fmt.Sprint(r)}
+			}
+		}()
+		msg = cmd()
+		if b, ok := msg.(tea.BatchMsg); ok {
+			out := make(tea.BatchMsg, len(b))
+			for i, c := range b {
+				out[i] = g.guardCmd(c)
+			}
+			return out
+		}
+		return msg
+	}
+}
+
 // safeUpdate is Update with the recovery around it: the route, the
 // clock tick, everything a message can run on this goroutine.
 func (m Model) safeUpdate(msg tea.Msg) (next tea.Model, cmd tea.Cmd) {
@@ -117,7 +147,16 @@ func (m Model) safeUpdate(msg tea.Msg) (next tea.Model, cmd tea.Cmd) {
 			return m, nil
 		}
 	}
-	return m.routeAndTick(msg)
+	if p, ok := msg.(cmdPanicMsg); ok {
+		where := " (details in the --debug-log file)"
+		if m.guard == nil || m.guard.log == nil || m.guard.log == io.Discard {
+			where = " (run with --debug-log to record the details)"
+		}
+		m.setFlash("internal error in a background request: "+oneLine(clipReason(p.reason))+"; its answer is lost — r reloads"+where, true)
+		return m, nil
+	}
+	next, cmd = m.routeAndTick(msg)
+	return next, m.guard.guardCmd(cmd)
 }
 
 // safeRender is Render with the recovery around it: a frame that cannot be
