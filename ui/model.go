@@ -108,13 +108,14 @@ func New(o Options) Model {
 		tables = o.Store.Tables()
 	}
 	ctx := &views.Context{
-		Theme:    o.Theme,
-		Keys:     o.Keys,
-		Store:    o.Store,
-		Tables:   tables,
-		Now:      o.Now,
-		ReadOnly: o.ReadOnly,
-		PageSize: o.PageSize,
+		Theme:       o.Theme,
+		Keys:        o.Keys,
+		Store:       o.Store,
+		Tables:      tables,
+		Now:         o.Now,
+		ReadOnly:    o.ReadOnly,
+		PageSize:    o.PageSize,
+		ReadTimeout: o.ReadTimeout,
 	}
 	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly, autoTheme: o.AutoTheme && !o.NoColor,
 		guard: &panicGuard{log: o.DebugLog}}

@@ -55,6 +55,9 @@ type Options struct {
 
 	// PageSize is the Limit of each Query; 0 means data.DefaultPageSize.
 	PageSize int32
+	// ReadTimeout bounds each read of a pane (views.DefaultReadTimeout
+	// when 0).
+	ReadTimeout time.Duration
 
 	// Live tail (live.go). Feed delivers the stream reader's records; nil
 	// means no live tail (and no polling fallback) — tests that drive the

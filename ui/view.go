@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
@@ -152,7 +153,11 @@ func (m Model) titleLine(w int) string {
 		info = append(info, rows)
 	}
 	if st.Loading {
-		info = append(info, "loading…")
+		l := "loading…"
+		if st.Waited >= time.Second {
+			l += " " + strconv.Itoa(int(st.Waited/time.Second)) + "s"
+		}
+		info = append(info, l)
 	}
 	if l := m.liveLabel(p); l != "" {
 		info = append(info, l)
@@ -203,6 +208,8 @@ func (m Model) statusBar(w int) string {
 		msg = m.flash
 	case st.Note != "":
 		msg = st.Note
+	case st.Waiting != "":
+		msg = st.Waiting
 	case m.active == views.PaneStream:
 		msg = m.streamHealthLine()
 	}
