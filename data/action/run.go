@@ -44,7 +44,14 @@ func checkMarkRun(seen data.Item, now time.Time, o Options) error {
 	if err != nil {
 		return notApplicable(MarkRunFailed, "updatedAt is %s, not an ISO 8601 time, so opsdeck cannot tell how long the run has been stuck", show(seen["updatedAt"]))
 	}
-	if age := now.Sub(updated); age < o.StaleRun {
+	age := now.Sub(updated)
+	if age < 0 {
+		// Offsets are honoured, so this is a clock (or zone) error on one
+		// side; never "updated -2h59m ago".
+		return notApplicable(MarkRunFailed, "updatedAt %s is %s in the future by this machine's clock, so opsdeck cannot tell how long the run has been silent",
+			show(seen["updatedAt"]), (-age).Round(time.Second))
+	}
+	if age < o.StaleRun {
 		return notApplicable(MarkRunFailed, "the run was updated %s ago; only runs silent in PROCESSING for more than %s count as stuck",
 			age.Round(time.Second), o.StaleRun)
 	}
