@@ -87,7 +87,7 @@ func (m *Model) openDiff() {
 func newDiffView(r stream.Record, loc *time.Location, mask MaskFunc) *diffView {
 	d := &diffView{rec: r, mask: mask}
 	d.title = strings.Join([]string{
-		tableLabel(r), eventLabel(r), keyText(r), timeText(r.ApproxTime, loc),
+		tableLabel(r), eventLabel(r), maskedKeyText(r, mask), timeText(r.ApproxTime, loc),
 	}, " · ")
 	d.build()
 	return d
