@@ -50,7 +50,7 @@ func (g *gen) secretString() string {
 	case 2:
 		return "eyJhbGciOiJIUzI1NiJ9." + base64.RawURLEncoding.EncodeToString([]byte(planted)) + ".sig"
 	case 3:
-		return "cdp:devtools/page/" + planted + "?x=1"
+		return "wss:devtools/page/" + planted + "?x=1"
 	case 4:
 		return `{"accessToken":"` + planted + `"}`
 	case 5:
@@ -83,7 +83,9 @@ func (g *gen) value(depth int, secretName bool) types.AttributeValue {
 	switch c % 11 {
 	case 0:
 		if g.next()%3 == 0 {
-			return &types.AttributeValueMemberS{Value: g.str() + plant() + g.str()}
+			// Text around it is separated the way text is: a URL glued to
+			// a word ("eyJwss:…") is not a URL.
+			return &types.AttributeValueMemberS{Value: g.str() + " " + plant() + " " + g.str()}
 		}
 		return &types.AttributeValueMemberS{Value: g.str()}
 	case 1:

@@ -107,6 +107,9 @@ func TestStringMasksByNameAndByShape(t *testing.T) {
 		{"uuid in url", []string{"link"}, "https://console.example/runs/3f1c2a5e-8b7d-4c1e-9f3a-1234567890ab?tab=logs", false, nil, nil},
 		{"status pair", []string{"note"}, "status=RUNNING region=us-east-1", false, nil, nil},
 		{"slug", []string{"link"}, "https://docs.example/pending-deletion-retry-queue-2024", false, nil, nil},
+		{"ecs task arn", []string{"ecsTaskArn"}, "arn:aws:ecs:us-east-1:418295036614:task/wallcrawler-browsers/0f1e2d3c4b5a69788796a5b4c3d2e1f0", false, nil, nil},
+		{"did", []string{"issuer"}, "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK", false, nil, nil},
+		{"commit sha in a url", []string{"link"}, "https://git.example/commit/9fceb02d0ae598e95dc970b74767f19372d61af8", false, nil, nil},
 	}
 	for _, c := range cases {
 		got, secret := Default.String(c.path, c.value)

@@ -117,6 +117,20 @@ func (r ranges) apply(s string) (string, bool) {
 	return b.String(), true
 }
 
+// netScheme reports a scheme whose opaque form ("wss:host:9223/cdp") is
+// still a network address, so a token-shaped path segment is a token. Other
+// opaque schemes name things (arn:aws:ecs:…:task/…, did:key:z6Mk…,
+// urn:uuid:…) whose long segments are ids, not secrets.
+func netScheme(scheme string) bool {
+	switch strings.ToLower(scheme) {
+	case "http", "https", "ws", "wss", "ftp", "ftps", "sftp", "ssh", "redis", "rediss", "postgres", "postgresql",
+		"mysql", "mongodb", "mongodb+srv", "amqp", "amqps", "nats", "mqtt", "mqtts", "ldap", "ldaps", "smtp",
+		"smtps", "imap", "imaps", "git", "svn", "s3", "gs", "tcp", "udp", "grpc", "grpcs", "jdbc", "devtools":
+		return true
+	}
+	return false
+}
+
 func isSchemeChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'
 }
@@ -175,8 +189,17 @@ func scanURLs(s string, rs *ranges, strict bool) {
 			continue
 		}
 		end := urlEnd(s, k)
-		urlRanges(s, k, end, n, strict, rs)
-		i = end
+		if strings.HasPrefix(s[i+1:end], "//") || netScheme(s[k:i]) {
+			urlRanges(s, k, end, n, strict, rs)
+			i = end
+			continue
+		}
+		// arn:, did:, urn:, a time of day: names, not addresses. Only a
+		// query, if one follows, can carry a credential; and a real URL
+		// may start later in the same run of text.
+		if q := indexIn(s, i+1, end, '?'); q >= 0 {
+			queryRanges(s, q+1, end, false, rs)
+		}
 	}
 }
 
@@ -338,7 +361,9 @@ func looksLikeToken(s string) bool {
 			return false
 		}
 	}
-	if isUUID(s) {
+	if isUUID(s) || isHex(s) {
+		// Ids, hashes and commit SHAs; a hex credential is found by its
+		// name (key=…), not its shape.
 		return false
 	}
 	letters := lower + upper
@@ -363,6 +388,16 @@ func isUUID(s string) bool {
 			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
 		}
 	}
 	return true
