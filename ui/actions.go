@@ -227,6 +227,7 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	})
 	m.dialog, m.mode = d, modeDialog
 	m.sizeDialog()
+	m.setFlash("", false) // an older message is not about this dialog
 	return m, d.Init(), true
 }
 

@@ -104,3 +104,24 @@ func TestAHungQuerySaysWhatItWaitsForAndTimesOut(t *testing.T) {
 		t.Fatalf("a cancelled read reported: %+v", st)
 	}
 }
+
+// TestCancelledLoadDoesNotClaimAnEmptyScope: esc before the first page
+// came says the load was cancelled, not that the scope has no rows.
+func TestCancelledLoadDoesNotClaimAnEmptyScope(t *testing.T) {
+	conn, err := data.ConnectLocal(context.Background(), hungServer(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := data.ResolveTables("dev", nil)
+	m := New(Options{Store: data.NewStore(conn, base), Conn: conn, Env: "dev", Now: fixedClock, Scopes: Scopes{SessionStatus: "RUNNING"}})
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	m = nm.(Model)
+	_ = m.Init() // never answered
+	m, _ = press(t, m, "esc")
+	out := stripANSI(m.Render())
+	if strings.Contains(out, "no sessions in this scope") || !strings.Contains(out, "load cancelled before any sessions arrived — r loads again") {
+		t.Fatalf("after esc:\n%s", out)
+	}
+}
+
+func fixedClock() time.Time { return fixedNow }

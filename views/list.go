@@ -114,6 +114,9 @@ type loadState struct {
 	// since is when the request in flight was sent (the pane's clock), so
 	// the pane can say how long it has been waiting.
 	since time.Time
+	// cancelled: the operator stopped the last load (its rows, if any,
+	// are all that is known).
+	cancelled bool
 
 	// empty counts consecutive pages that came back with no items but a
 	// Next: a server-side filter (the Inbox's status prefix) dropped the
@@ -211,7 +214,7 @@ func (l *list) load() tea.Cmd {
 	}
 	l.stop()
 	l.ld.started = true
-	l.ld.err = ""
+	l.ld.err, l.ld.cancelled = "", false
 	l.ld.pages, l.ld.empty = 0, 0
 	l.note = ""
 	return l.request(nil, true)
@@ -447,6 +450,7 @@ func (l *list) cancelLoad() bool {
 		return false
 	}
 	l.stop()
+	l.ld.cancelled = true
 	l.note = fmt.Sprintf("load cancelled: %d %s kept", l.table.Len(), l.kind)
 	return true
 }
@@ -651,6 +655,9 @@ func (l *list) emptyText() string {
 		return l.waitingText()
 	case l.ld.err != "":
 		return "error: " + l.ld.err
+	case l.ld.cancelled:
+		// Not "no rows": nothing is known about this scope.
+		return "load cancelled before any " + l.kind + " arrived — r loads again"
 	}
 	return "no " + l.kind + " in this scope"
 }
