@@ -215,6 +215,7 @@ func start(f flags) error {
 		Feed:             feed,
 		StreamBuffer:     cfg.Stream.Buffer,
 		FallbackInterval: cfg.Stream.FallbackInterval,
+		DebugLog:         logw,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx))
 	_, err = p.Run()

@@ -56,6 +56,9 @@ type SeedReport struct {
 
 	Hostile  HostileTenants
 	Defaults DefaultScopes
+	// HostileSecrets are the credentials planted in hostile rows (binary
+	// ones as their bytes), for tests that check none is ever shown.
+	HostileSecrets []string
 
 	// Notes records what the seed could not express as asked, and why
 	// (for example what DynamoDB refuses to store).

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"opsdeck/data/action"
+	"opsdeck/data/secret"
 	"opsdeck/themes"
 	"opsdeck/views/inert"
 )
@@ -104,7 +105,7 @@ func (d *bulkDialog) View(width, height int) string {
 		}
 		body = append(body, "", th.Header.Render(inert.Line(fmt.Sprintf("%s (%d)", name, len(rs)), inner)))
 		for _, r := range rs {
-			msg := r.Message
+			msg, _ := secret.Text(r.Message)
 			if r.AuditErr != nil {
 				msg += " (audit log not written: " + r.AuditErr.Error() + ")"
 			}

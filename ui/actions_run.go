@@ -259,8 +259,9 @@ func (m *Model) bulkFinished(d *bulkDialog) tea.Cmd {
 
 // changesToDialog lets an open confirmation see live changes to its
 // targets (called by the root for every ChangesMsg).
-func (m Model) changesToDialog(changes []views.Change) {
+func (m Model) changesToDialog(changes []views.Change) tea.Cmd {
 	if d, ok := m.dialog.(*confirmDialog); ok && m.mode == modeDialog {
-		d.Changes(changes)
+		return d.Changes(changes)
 	}
+	return nil
 }

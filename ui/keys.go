@@ -52,12 +52,13 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.mode = modeCommand
 		m.input.SetValue("")
 		m.histPos, m.draft, m.comps = len(m.history), "", nil
-		return m, m.input.Focus()
+		m.input.Focus()
+		return m, nil
 	case key.Matches(k, km.Filter):
 		m.mode = modeFilter
 		m.input.SetValue(p.Filter())
-		m.input.CursorEnd()
-		return m, m.input.Focus()
+		m.input.Focus()
+		return m, nil
 	case key.Matches(k, km.NextPane):
 		return m, m.switchTo((m.active + 1) % views.NumPanes)
 	case key.Matches(k, km.PrevPane):
@@ -136,12 +137,10 @@ func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) updateInput(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	if m.mode == modeFilter {
+	if m.input.Update(msg) && m.mode == modeFilter {
 		m.panes[m.active].SetFilter(m.input.Value())
 	}
-	return m, cmd
+	return m, nil
 }
 
 // remember appends a command to the history (not repeating the last one).

@@ -77,7 +77,7 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 	live.NoteDropped(b.Dropped)
 	if len(b.Records) > 0 {
 		changes := toChanges(b.Records)
-		m.changesToDialog(changes)
+		cmds = append(cmds, m.changesToDialog(changes))
 		for _, p := range m.panes {
 			if p.ID() != views.PaneStream {
 				cmds = append(cmds, p.Apply(changes))

@@ -95,8 +95,17 @@ func (m Model) openScan(table data.TableID, segments int) (tea.Model, tea.Cmd) {
 		under:    m.panes[m.active].View,
 	}
 	m.dialog, m.mode = d, modeDialog
+	m.sizeDialog()
 	req := d.req
+	timeout := m.ctx.ReadTimeout
+	if timeout <= 0 {
+		timeout = views.DefaultReadTimeout
+	}
 	return m, func() tea.Msg {
+		// The estimate has a deadline like every read; past it the dialog
+		// asks with the cost unknown (and says why).
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
 		est, err := st.EstimateScan(ctx, table)
 		return scanEstimateMsg{req: req, est: est, err: err}
 	}

@@ -39,6 +39,28 @@ type scanDialog struct {
 	theme               themes.Theme
 	under               func() string
 	scroll              int
+	// w, h are the area the dialog is drawn in (set by the root before
+	// every message): y is refused while the question does not show.
+	w, h    int
+	refused string
+}
+
+// SetSize is the area the dialog is drawn in.
+func (d *scanDialog) SetSize(w, h int) { d.w, d.h = w, h }
+
+// askFoot is the question the asking state shows under its body.
+func (d *scanDialog) askFoot(inner int) []string {
+	th := d.theme
+	foot := []string{""}
+	if d.refused != "" {
+		foot = append(foot, wrapStyled(th.Error, d.refused, inner)...)
+	}
+	return append(foot, wrapStyled(th.Title, "Run the scan? y yes · n/esc no (default No)", inner)...)
+}
+
+// fits: the question and a line of the cost show in width × height.
+func (d *scanDialog) fits(width, height int) bool {
+	return questionFits(width, height, len(d.askFoot(dialogInner(width))))
 }
 
 type scanState int
@@ -73,7 +95,14 @@ func (d *scanDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			return nil, closed
 		}
 	case scanAsking:
+		d.refused = ""
 		switch {
+		case key.Matches(k, d.confirm) && (!d.fits(d.w, d.h) || k.IsRepeat):
+			// A scan bills the whole table: its cost must have been seen.
+			d.refused = "the question cannot be seen: enlarge the terminal to answer"
+			if k.IsRepeat {
+				d.refused = "a held key does not answer: release it and press y again"
+			}
 		case key.Matches(k, d.confirm):
 			d.cancel() // the estimate's context; the scan gets its own
 			ctx, cancel := context.WithCancel(context.Background())
@@ -126,7 +155,10 @@ func (d *scanDialog) View(width, height int) string {
 		}
 		add("")
 		add(wrapStyled(th.Warn, "A Scan reads and bills every item of the table. Queries never do this; only this dialog does.", inner)...)
-		foot = append(foot, "", th.Title.Render(inert.Line("Run the scan? y yes · n/esc no (default No)", inner)))
+		if !d.fits(width, height) {
+			return tooSmall(title, width, height, th)
+		}
+		foot = d.askFoot(inner)
 	case scanRunning:
 		title = "Scanning " + string(d.table)
 		p := d.prog
@@ -158,6 +190,9 @@ func (d *scanDialog) View(width, height int) string {
 func (d *scanDialog) Hints() string {
 	switch d.state {
 	case scanAsking:
+		if !d.fits(d.w, d.h) {
+			return "enlarge the terminal: too small to show this question, so it cannot be answered · esc cancels"
+		}
 		return "y scan · n/esc cancel (default No)"
 	case scanRunning:
 		if d.cancelling {

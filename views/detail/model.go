@@ -27,8 +27,8 @@ import (
 type Options struct {
 	Title string // raw; sanitised when drawn
 	Theme themes.Theme
-	// Mask returns the masked form of a secret string value.
-	Mask MaskFunc
+	// Mask decides what is secret (data/secret.Default); nil masks nothing.
+	Mask Masker
 	// Reveal shows secrets unmasked (per item: a new item starts masked
 	// unless the owner says otherwise).
 	Reveal bool

@@ -38,7 +38,7 @@ type Options struct {
 	// Tests fix it so golden files do not depend on the machine.
 	Location *time.Location
 	// Mask hides secrets in summaries and in the comparison (pass
-	// views.MaskSecret). Nil shows every value as stored.
+	// secret.Default). Nil shows every value as stored.
 	Mask MaskFunc
 }
 
