@@ -513,7 +513,7 @@ func TestScanTableParallelWithProgress(t *testing.T) {
 		t.Fatalf("EstimateScan = %+v", est)
 	}
 	var reports []ScanProgress
-	got, err := db.store.ScanTable(ctx, TableEvents, 4, func(p ScanProgress) { reports = append(reports, p) })
+	got, err := db.store.ScanTable(ctx, TableEvents, ScanOptions{Segments: 4}, func(p ScanProgress) { reports = append(reports, p) })
 	if err != nil {
 		t.Fatal(Describe(err))
 	}
