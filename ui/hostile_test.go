@@ -333,6 +333,9 @@ func checkHostileClassesShown(t *testing.T, seen walk) {
 		`sess_\u200bhostile\u2066inv\u2028is\u00adible\u009b`, "sess_hostile_numbers", "123456789012345678901234567890",
 		"sess_hostile_millis", "sess_hostile_offsets", "sess_hostile_huge", "0ffset", "futur3",
 		"18446744073709551616", "99999999999999999999999999", `sbx_\u200b`, "signingKey=••••••",
+		// Credentials in the columns of lists, masked in place.
+		"cdp?token=••••••", "opsdeck:••••••@hooks.hostile.example", "login?token=••••••", "Bearer••••••",
+		"ucan?sig=••••••",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no frame of the walk shows %q", want)

@@ -455,3 +455,18 @@ func TestSecretsOfEveryTypeMaskedInViewAndCopy(t *testing.T) {
 		}
 	}
 }
+
+// The title quotes the item's id: a token in it is masked like the values
+// until s reveals the item.
+func TestTitleIsMaskedUntilRevealed(t *testing.T) {
+	item := map[string]types.AttributeValue{"sessionId": s("wss://h.example/cdp?token=tok_Q7xV9kP2mW4rT8bN3cY6")}
+	m := New(item, Options{Title: "sessions · wss://h.example/cdp?token=tok_Q7xV9kP2mW4rT8bN3cY6", Theme: themes.Dark(), Mask: secret.Default})
+	m.SetSize(100, 6)
+	if title := plainLines(m)[0]; strings.Contains(title, "tok_Q7x") || !strings.Contains(title, "token=••••••") {
+		t.Fatalf("masked title: %q", title)
+	}
+	m, _ = m.Update(press("s"), keymap.Default())
+	if title := plainLines(m)[0]; !strings.Contains(title, "tok_Q7xV9kP2mW4rT8bN3cY6") {
+		t.Fatalf("revealed title: %q", title)
+	}
+}
