@@ -218,6 +218,9 @@ func TestHostileDataIsShownInertAndSecretsMasked(t *testing.T) {
 		"delegations " + h.Audience,
 		"subscriptions " + h.Customer,
 		"sandboxes track=" + h.Track,
+		// The hostile consumer cannot be typed (a bidi override and a
+		// clear-screen sequence): it is pasted, as an operator would.
+		"consumers " + pasted(h.Consumer),
 		"sessions " + w.rep.Defaults.SessionsProject,
 		// Hostile text typed by the operator is data too.
 		"runs \x1b[2J\x1b]52;c;ZXZpbA==\x07\u202eevil",
@@ -227,9 +230,9 @@ func TestHostileDataIsShownInertAndSecretsMasked(t *testing.T) {
 		var all walk
 		secrets := append([]string(nil), w.rep.HostileSecrets...)
 		for _, c := range cmds {
-			m, _ = command(t, m, c)
-			if st := m.Pane(m.Active()).Status(); st.Err != "" {
-				t.Fatalf("%s: %s", c, st.Err)
+			m, _ = commandWithPaste(t, m, c)
+			if st := m.Pane(m.Active()).Status(); st.Err != "" || st.Rows == 0 && strings.Contains(c, pasteMark) {
+				t.Fatalf("%q: %d rows, error %q", c, st.Rows, st.Err)
 			}
 			if m.Active() == views.PaneSessions {
 				secrets = append(secrets, sessionSecrets(t, m)...)
@@ -254,6 +257,28 @@ func TestHostileDataIsShownInertAndSecretsMasked(t *testing.T) {
 		}
 		checkHostileClassesShown(t, all)
 	}
+}
+
+// pasteMark brackets the part of a command line that commandWithPaste
+// sends as a bracketed paste rather than as key presses.
+const pasteMark = "\x00paste\x00"
+
+func pasted(s string) string { return pasteMark + s + pasteMark }
+
+// commandWithPaste runs ":line" + enter, typing the line except the parts
+// marked with pasted(), which arrive as one paste.
+func commandWithPaste(t *testing.T, m Model, line string) (Model, bool) {
+	t.Helper()
+	m, _ = press(t, m, ":")
+	for i, part := range strings.Split(line, pasteMark) {
+		if i%2 == 0 {
+			m = typeText(t, m, part)
+			continue
+		}
+		nm, cmd := m.Update(tea.PasteMsg{Content: part})
+		m, _ = settle(t, nm.(Model), cmd)
+	}
+	return press(t, m, "enter")
 }
 
 // walkStream replays items as MODIFY records (each with a changed status
@@ -335,7 +360,7 @@ func checkHostileClassesShown(t *testing.T, seen walk) {
 		"18446744073709551616", "99999999999999999999999999", `sbx_\u200b`, "signingKey=••••••",
 		// Credentials in the columns of lists, masked in place.
 		"cdp?token=••••••", "opsdeck:••••••@hooks.hostile.example", "login?token=••••••", "Bearer••••••",
-		"ucan?sig=••••••",
+		"ucan?sig=••••••", "c?access_token=••••••", `did:key:z6Mk\u202e\x1b[2J\x1b[Hspace`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no frame of the walk shows %q", want)
