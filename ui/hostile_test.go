@@ -245,8 +245,9 @@ func TestHostileDataIsShownInertAndSecretsMasked(t *testing.T) {
 		}
 		// The same rows as stream records: the Stream pane's summaries and
 		// the comparison of each (old and new image).
-		m, frames := walkStream(t, m, w, all.items, size[0], size[1])
-		all.frames = append(all.frames, frames...)
+		m, streamed := walkStream(t, m, w, all.items, size[0], size[1])
+		all.frames = append(all.frames, streamed.frames...)
+		all.copies = append(all.copies, streamed.copies...)
 
 		forms := secretForms(secrets)
 		for _, f := range all.frames {
@@ -284,8 +285,8 @@ func commandWithPaste(t *testing.T, m Model, line string) (Model, bool) {
 // walkStream replays items as MODIFY records (each with a changed status
 // and a signing key turned into a list, so the comparison has changes to
 // mark) and walks the Stream pane: every record's row and its comparison,
-// top and end.
-func walkStream(t *testing.T, m Model, w world, items []data.Item, width, height int) (Model, []string) {
+// top and end, and what c copies from each.
+func walkStream(t *testing.T, m Model, w world, items []data.Item, width, height int) (Model, walk) {
 	t.Helper()
 	var recs []stream.Record
 	for i, it := range items {
@@ -302,26 +303,36 @@ func walkStream(t *testing.T, m Model, w world, items []data.Item, width, height
 	nm, cmd := m.Update(livefeed.BatchMsg{Records: recs})
 	m, _ = settle(t, nm.(Model), cmd)
 	m, _ = press(t, m, "6", "g")
-	var frames []string
+	var seen walk
 	check := func(where string) {
 		assertInert(t, where, m.Render())
 		out := screen(m, w.prefix)
 		checkFrame(t, out, width, height)
-		frames = append(frames, out)
+		seen.frames = append(seen.frames, out)
+	}
+	copyRecord := func(where string) {
+		var text string
+		m, text = pressCopy(t, m)
+		if text == "" || !strings.Contains(m.Flash(), "of JSON copied (secrets masked;") {
+			t.Fatalf("%s: c copied %d bytes (flash %q)", where, len(text), m.Flash())
+		}
+		seen.copies = append(seen.copies, text)
 	}
 	check("stream list")
 	if n := m.Pane(views.PaneStream).Status().Rows; n != len(recs) {
 		t.Fatalf("the Stream pane holds %d records, want %d", n, len(recs))
 	}
 	for i := range recs {
+		copyRecord(fmt.Sprintf("stream record %d", i))
 		m, _ = press(t, m, "enter")
 		check(fmt.Sprintf("stream comparison %d", i))
+		copyRecord(fmt.Sprintf("stream comparison %d", i))
 		m, _ = press(t, m, "G")
 		check(fmt.Sprintf("stream comparison end %d", i))
 		m, _ = press(t, m, "esc", "j")
 		check(fmt.Sprintf("stream list at %d", i+1))
 	}
-	return m, frames
+	return m, seen
 }
 
 // tableOfItem tells which table an item was read from, by its key
