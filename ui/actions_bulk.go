@@ -118,7 +118,7 @@ func (d *bulkDialog) View(width, height int) string {
 			if r.AuditErr != nil {
 				msg += " (audit log not written: " + r.AuditErr.Error() + ")"
 			}
-			body = append(body, "  "+th.Key.Render(inert.Line(r.Plan.Target, inner-2)))
+			body = append(body, "  "+th.Key.Render(inert.Line(maskedTarget(r.Plan.Target), inner-2)))
 			body = append(body, indent(wrapStyled(st, msg, inner-6), "      ")...)
 		}
 	}
