@@ -355,3 +355,19 @@ func TestTargetIDWithATokenIsMaskedInDialogs(t *testing.T) {
 		t.Fatalf("bulk summary:\n%s\nflash %q", out, m.Flash())
 	}
 }
+
+// A pane's note quotes the row it is about (a row removed by TTL): the
+// status bar masks a token in it like any value.
+func TestStatusNoteMasksTheRowID(t *testing.T) {
+	w := newActWorld(t)
+	tok := "tok_Q7xV9kP2mW4rT8bN3cY6"
+	it := w.session("wss://h.example/cdp?token="+tok, "RUNNING", "READY", fixedNow.Add(-time.Hour))
+	m := start(t, w.options(), 120, 40)
+	nm, cmd := m.Update(ChangesMsg{Changes: []views.Change{{Table: data.TableSessions, Event: "REMOVE",
+		Keys: data.KeyOf(data.TableSessions, it), Old: it, TTL: true}}})
+	m, _ = settle(t, nm.(Model), cmd)
+	out := stripANSI(m.Render())
+	if !strings.Contains(out, "expired (TTL)") || strings.Contains(out, tok) {
+		t.Fatalf("status bar:\n%s", out)
+	}
+}

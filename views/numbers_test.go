@@ -101,3 +101,16 @@ func TestSandboxNumbersAndUnknownDeadline(t *testing.T) {
 		}
 	}
 }
+
+// The quota line quotes the project item (its name): masked like cells.
+func TestQuotaLineMasksTheProjectName(t *testing.T) {
+	p := NewSessions(orderCtx(), "p-1", "")
+	p.SetSize(160, 20)
+	p.quota = quotaState{req: 7, loading: true}
+	p.Update(quotaMsg{pane: PaneSessions, req: 7, found: true, running: 1,
+		project: data.DecodeProject(data.Item{"projectId": sAttr("p-1"), "concurrency": &types.AttributeValueMemberN{Value: "5"},
+			"name": sAttr("Acme https://dash.example/?token=tok_Q7xV9kP2mW4rT8bN")})})
+	if h := p.quotaLine(160); strings.Contains(h, "tok_Q7x") || !strings.Contains(h, "token=••••••") {
+		t.Errorf("quota line: %q", h)
+	}
+}
