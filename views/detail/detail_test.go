@@ -470,3 +470,30 @@ func TestTitleIsMaskedUntilRevealed(t *testing.T) {
 		t.Fatalf("revealed title: %q", title)
 	}
 }
+
+// A problem note quotes the value it is about: masked with it until s.
+func TestProblemNotesAreMaskedUntilRevealed(t *testing.T) {
+	item := map[string]types.AttributeValue{
+		"retryCount":  s("https://h.example/x?token=tok_Q7xV9kP2mW4rT8bN"),
+		"signingKey":  &types.AttributeValueMemberN{Value: "31415926535897932384626"},
+		"sessionName": s("plain"),
+	}
+	m := New(item, Options{Theme: themes.Dark(), Mask: secret.Default, Problems: map[string]string{
+		"retryCount": `retryCount: want N, got S (not a number: "https://h.example/x?token=tok_Q7xV9kP2mW4rT8bN")`,
+		"signingKey": `signingKey: want S, got N (not a string: "31415926535897932384626")`,
+	}})
+	m.SetSize(140, 12)
+	text := ansi.Strip(m.View())
+	for _, leak := range []string{"tok_Q7x", "31415926535897932384626"} {
+		if strings.Contains(text, leak) {
+			t.Fatalf("%q shown before reveal:\n%s", leak, text)
+		}
+	}
+	if !strings.Contains(text, "not a number") {
+		t.Fatalf("the note lost its reason:\n%s", text)
+	}
+	m, _ = m.Update(press("s"), keymap.Default())
+	if text := ansi.Strip(m.View()); !strings.Contains(text, "tok_Q7xV9kP2mW4rT8bN") {
+		t.Fatalf("revealed notes:\n%s", text)
+	}
+}
