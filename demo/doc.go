@@ -40,8 +40,10 @@
 //     (hostileClasses) cover what must be masked and shown true:
 //     credentials stored as lists, maps, sets, numbers and binary, a
 //     connectUrl stored as a map, tokens in opaque URLs, fragments and
-//     headers (SeedReport.HostileSecrets lists every one), ids with
-//     invisible characters, numbers beyond int64, timestamps in
+//     headers (SeedReport.HostileSecrets lists every one), credentials in
+//     the columns lists show (a session id, a run's failure reason, a
+//     sandbox name and external id, a delegation's and a consumer's cause),
+//     ids with invisible characters, numbers beyond int64, timestamps in
 //     milliseconds and with offsets, and an item of about 350 KB.
 //
 // What DynamoDB Local does that matters here (verified against it):

@@ -46,6 +46,7 @@ var hostile = HostileTenants{
 	EventUser: "user-hostile",
 	Audience:  "did:web:hostile.example",
 	Customer:  "did:mailto:hostile.example:mallory",
+	Consumer:  "did:key:z6Mk" + bidiOverride + escClear + "space",
 	Track:     "track-hostile",
 }
 
@@ -261,7 +262,7 @@ func hostileW3infra(g *gen, w *world) {
 		"subscription": avS(g.cid()),
 		"provider":     avS(providerWeb3),
 		"cause":        avS(g.cid()),
-		"consumer":     avS("did:key:z6Mk" + bidiOverride + escClear + "space"),
+		"consumer":     avS(hostile.Consumer),
 		"insertedAt":   avS(at),
 	})
 }
@@ -419,6 +420,44 @@ func hostileClasses(g *gen, w *world) {
 	sb["PK"], sb["sandbox_id"] = avS("SBX#"+id), avS(id)
 	sb["lab_duration_hours"] = avNum("99999999999999999999")
 	w.add(data.TableSandboxes, sbxAllocated, sb)
+
+	hostileTokensInColumns(g, w)
+}
+
+// hostileTokensInColumns puts credentials where a list shows them: in ids,
+// names, reasons and causes (a client that stored a connect URL as the
+// session id, a webhook URL with its password in a failure reason, a
+// console login link as a sandbox name). Lists mask them like the detail
+// view does.
+func hostileTokensInColumns(g *gen, w *world) {
+	hp := wcProject{ID: hostile.Project, Timeout: time.Hour}
+	s := planSession(g, hp, "READY", nil)
+	it := s.item()
+	it["sessionId"] = avS("wss://203.0.113.66:9223/cdp?token=" + hostileSecret(w, "sessionid"))
+	it["expiresAt"] = avN(g.now.Add(20 * time.Hour).Unix())
+	w.add(data.TableSessions, strAttr(it, "internalStatus"), it)
+
+	created := g.ago(70 * time.Minute)
+	it = graphRunItem(g, hostile.GraphUser, "w3bhook", "prod", "FAILED", created, created.Add(3*time.Minute))
+	it["failureReason"] = avS("webhook https://opsdeck:" + hostileSecret(w, "reasonpass") + "@hooks.hostile.example/runs answered 500")
+	w.add(data.TableGraphRuns, "FAILED", it)
+
+	sb := sandboxItem(g, 904, sbxAllocated, hostile.Track, 4, 20*time.Minute)
+	sb["name"] = avS("lab https://console.hostile.example/login?token=" + hostileSecret(w, "sbxname"))
+	sb["external_id"] = avS("Bearer " + hostileSecret(w, "extid"))
+	w.add(data.TableSandboxes, sbxAllocated, sb)
+
+	d := delegationItem(g, hostile.Audience, g.didKey(), g.ago(2*24*time.Hour), g.now.Add(24*time.Hour))
+	d["cause"] = avS("https://up.hostile.example/ucan?sig=" + hostileSecret(w, "cause"))
+	w.add(data.TableDelegations, "malformed", d)
+
+	w.add(data.TableConsumers, "", Item{
+		"subscription": avS(g.cid()),
+		"provider":     avS(providerWeb3),
+		"cause":        avS("https://up.hostile.example/c?access_token=" + hostileSecret(w, "consumercause")),
+		"consumer":     avS(hostile.Consumer),
+		"insertedAt":   avS(jsISO(g.ago(4 * 24 * time.Hour))),
+	})
 }
 
 // bytesOf repeats b n times.

@@ -76,3 +76,31 @@ func TestPasteIntoTheFilterKeepsItInert(t *testing.T) {
 		t.Fatalf("filter by the pasted text shows %d rows, want 1", st.Visible)
 	}
 }
+
+// A consumer DID that cannot be typed (a bidi override and a clear-screen
+// sequence) is reachable by completion: after a scan of the consumers
+// table shows it, :consumers <tab> offers it and finds its row.
+func TestUntypeableConsumerIsCompleted(t *testing.T) {
+	w := seeded(t)
+	hostile := w.rep.Hostile.Consumer
+	m := start(t, w.options(), 120, 40)
+	m, _ = command(t, m, "scan consumers")
+	m, _ = press(t, m, "y")
+	if m.Active() != views.PaneDelegations || m.Pane(views.PaneDelegations).Status().Rows == 0 {
+		t.Fatalf("the scan of consumers shows nothing:\n%s", screen(m, w.prefix))
+	}
+	m, _ = press(t, m, ":")
+	m = typeText(t, m, "consumers ")
+	found := false
+	for i := 0; i < 60 && !found; i++ {
+		m, _ = press(t, m, "tab")
+		found = m.input.Value() == "consumers "+hostile
+	}
+	if !found {
+		t.Fatalf("tab never offered %q (line %q)", hostile, m.input.Value())
+	}
+	m, _ = press(t, m, "enter")
+	if st := m.Pane(views.PaneDelegations).Status(); st.Err != "" || st.Rows == 0 {
+		t.Fatalf("the completed consumer found %d rows (%q):\n%s", st.Rows, st.Err, screen(m, w.prefix))
+	}
+}

@@ -333,3 +333,41 @@ func TestPanicInACommandNeverEndsTheConsole(t *testing.T) {
 		t.Fatalf("debug log:\n%s", log.String())
 	}
 }
+
+// A target id that carries a token is masked in the confirmation (single
+// and bulk), the bulk summary and the status bar, like any value.
+func TestTargetIDWithATokenIsMaskedInDialogs(t *testing.T) {
+	w := newActWorld(t)
+	tok := "tok_Q7xV9kP2mW4rT8bN3cY6"
+	w.session("wss://h.example/cdp?token="+tok, "RUNNING", "READY", fixedNow.Add(-time.Hour))
+	w.session("sess_plain_target", "RUNNING", "READY", fixedNow.Add(-2*time.Hour))
+	m := start(t, w.options(), 120, 50)
+	m, _ = press(t, m, "g", "x")
+	if out := stripANSI(m.Render()); m.Mode() != "dialog" || strings.Contains(out, tok) || !strings.Contains(out, "cdp?token=••••••") {
+		t.Fatalf("single confirmation:\n%s", out)
+	}
+	m, _ = press(t, m, "n", "g", "space", "j", "space", "x")
+	if out := stripANSI(m.Render()); m.Mode() != "dialog" || strings.Contains(out, tok) || !strings.Contains(out, "cdp?token=••••••") {
+		t.Fatalf("bulk confirmation:\n%s", out)
+	}
+	m, _ = press(t, m, "y")
+	if out := stripANSI(m.Render()); !strings.Contains(out, "2 rows: 2 succeeded") || strings.Contains(out, tok) || strings.Contains(m.Flash(), tok) {
+		t.Fatalf("bulk summary:\n%s\nflash %q", out, m.Flash())
+	}
+}
+
+// A pane's note quotes the row it is about (a row removed by TTL): the
+// status bar masks a token in it like any value.
+func TestStatusNoteMasksTheRowID(t *testing.T) {
+	w := newActWorld(t)
+	tok := "tok_Q7xV9kP2mW4rT8bN3cY6"
+	it := w.session("wss://h.example/cdp?token="+tok, "RUNNING", "READY", fixedNow.Add(-time.Hour))
+	m := start(t, w.options(), 120, 40)
+	nm, cmd := m.Update(ChangesMsg{Changes: []views.Change{{Table: data.TableSessions, Event: "REMOVE",
+		Keys: data.KeyOf(data.TableSessions, it), Old: it, TTL: true}}})
+	m, _ = settle(t, nm.(Model), cmd)
+	out := stripANSI(m.Render())
+	if !strings.Contains(out, "expired (TTL)") || strings.Contains(out, tok) {
+		t.Fatalf("status bar:\n%s", out)
+	}
+}

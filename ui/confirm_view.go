@@ -36,7 +36,7 @@ func (d *confirmDialog) View(width, height int) string {
 			add(th.Muted.Render(inert.Line(fmt.Sprintf("%d not applicable, left alone", len(d.skipped)), inner)))
 		}
 	} else {
-		add(th.StatusKey.Render("Target ") + th.Title.Render(inert.Line(d.plans[0].Target, inner-7)))
+		add(th.StatusKey.Render("Target ") + th.Title.Render(inert.Line(maskedTarget(d.plans[0].Target), inner-7)))
 	}
 	for _, l := range d.live {
 		add(wrapStyled(th.Warn, "⚠ live: "+l, inner)...)
@@ -53,11 +53,11 @@ func (d *confirmDialog) View(width, height int) string {
 				before, after := maskedChange(c)
 				parts = append(parts, c.Attr+" "+before+" → "+after)
 			}
-			add("  " + th.Key.Render(inert.Line(p.Target, inner-2)))
+			add("  " + th.Key.Render(inert.Line(maskedTarget(p.Target), inner-2)))
 			add("      " + inert.Line(strings.Join(parts, "; "), max(inner-6, 1)))
 		}
 		for _, s := range d.skipped {
-			add("  " + th.Muted.Render(inert.Line(s.target, inner-2)))
+			add("  " + th.Muted.Render(inert.Line(maskedTarget(s.target), inner-2)))
 			add(wrapStyled(th.Muted, "      not applicable: "+s.reason, inner)...)
 		}
 	} else {
@@ -74,7 +74,7 @@ func (d *confirmDialog) View(width, height int) string {
 	add("")
 	guardFor := ""
 	if d.bulk {
-		guardFor = " (shown for " + d.plans[0].Target + ")"
+		guardFor = " (shown for " + maskedTarget(d.plans[0].Target) + ")"
 	}
 	add(th.Header.Render(inert.Line("Only if"+guardFor, inner)))
 	for _, c := range d.plans[0].Guard {
@@ -283,6 +283,13 @@ func changeLines(attr, before, after string, aw, inner int, th themes.Theme) []s
 		}
 	}
 	return out
+}
+
+// maskedTarget is a target id as dialogs show it: an id is tenant data and
+// can carry a token like any value.
+func maskedTarget(id string) string {
+	id, _ = secret.Text(id)
+	return id
 }
 
 // maskedChange is a change's before and after as the dialog shows them:

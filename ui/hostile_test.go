@@ -218,6 +218,9 @@ func TestHostileDataIsShownInertAndSecretsMasked(t *testing.T) {
 		"delegations " + h.Audience,
 		"subscriptions " + h.Customer,
 		"sandboxes track=" + h.Track,
+		// The hostile consumer cannot be typed (a bidi override and a
+		// clear-screen sequence): it is pasted, as an operator would.
+		"consumers " + pasted(h.Consumer),
 		"sessions " + w.rep.Defaults.SessionsProject,
 		// Hostile text typed by the operator is data too.
 		"runs \x1b[2J\x1b]52;c;ZXZpbA==\x07\u202eevil",
@@ -227,9 +230,9 @@ func TestHostileDataIsShownInertAndSecretsMasked(t *testing.T) {
 		var all walk
 		secrets := append([]string(nil), w.rep.HostileSecrets...)
 		for _, c := range cmds {
-			m, _ = command(t, m, c)
-			if st := m.Pane(m.Active()).Status(); st.Err != "" {
-				t.Fatalf("%s: %s", c, st.Err)
+			m, _ = commandWithPaste(t, m, c)
+			if st := m.Pane(m.Active()).Status(); st.Err != "" || st.Rows == 0 && strings.Contains(c, pasteMark) {
+				t.Fatalf("%q: %d rows, error %q", c, st.Rows, st.Err)
 			}
 			if m.Active() == views.PaneSessions {
 				secrets = append(secrets, sessionSecrets(t, m)...)
@@ -242,8 +245,9 @@ func TestHostileDataIsShownInertAndSecretsMasked(t *testing.T) {
 		}
 		// The same rows as stream records: the Stream pane's summaries and
 		// the comparison of each (old and new image).
-		m, frames := walkStream(t, m, w, all.items, size[0], size[1])
-		all.frames = append(all.frames, frames...)
+		m, streamed := walkStream(t, m, w, all.items, size[0], size[1])
+		all.frames = append(all.frames, streamed.frames...)
+		all.copies = append(all.copies, streamed.copies...)
 
 		forms := secretForms(secrets)
 		for _, f := range all.frames {
@@ -256,11 +260,33 @@ func TestHostileDataIsShownInertAndSecretsMasked(t *testing.T) {
 	}
 }
 
+// pasteMark brackets the part of a command line that commandWithPaste
+// sends as a bracketed paste rather than as key presses.
+const pasteMark = "\x00paste\x00"
+
+func pasted(s string) string { return pasteMark + s + pasteMark }
+
+// commandWithPaste runs ":line" + enter, typing the line except the parts
+// marked with pasted(), which arrive as one paste.
+func commandWithPaste(t *testing.T, m Model, line string) (Model, bool) {
+	t.Helper()
+	m, _ = press(t, m, ":")
+	for i, part := range strings.Split(line, pasteMark) {
+		if i%2 == 0 {
+			m = typeText(t, m, part)
+			continue
+		}
+		nm, cmd := m.Update(tea.PasteMsg{Content: part})
+		m, _ = settle(t, nm.(Model), cmd)
+	}
+	return press(t, m, "enter")
+}
+
 // walkStream replays items as MODIFY records (each with a changed status
 // and a signing key turned into a list, so the comparison has changes to
 // mark) and walks the Stream pane: every record's row and its comparison,
-// top and end.
-func walkStream(t *testing.T, m Model, w world, items []data.Item, width, height int) (Model, []string) {
+// top and end, and what c copies from each.
+func walkStream(t *testing.T, m Model, w world, items []data.Item, width, height int) (Model, walk) {
 	t.Helper()
 	var recs []stream.Record
 	for i, it := range items {
@@ -277,26 +303,36 @@ func walkStream(t *testing.T, m Model, w world, items []data.Item, width, height
 	nm, cmd := m.Update(livefeed.BatchMsg{Records: recs})
 	m, _ = settle(t, nm.(Model), cmd)
 	m, _ = press(t, m, "6", "g")
-	var frames []string
+	var seen walk
 	check := func(where string) {
 		assertInert(t, where, m.Render())
 		out := screen(m, w.prefix)
 		checkFrame(t, out, width, height)
-		frames = append(frames, out)
+		seen.frames = append(seen.frames, out)
+	}
+	copyRecord := func(where string) {
+		var text string
+		m, text = pressCopy(t, m)
+		if text == "" || !strings.Contains(m.Flash(), "of JSON copied (secrets masked;") {
+			t.Fatalf("%s: c copied %d bytes (flash %q)", where, len(text), m.Flash())
+		}
+		seen.copies = append(seen.copies, text)
 	}
 	check("stream list")
 	if n := m.Pane(views.PaneStream).Status().Rows; n != len(recs) {
 		t.Fatalf("the Stream pane holds %d records, want %d", n, len(recs))
 	}
 	for i := range recs {
+		copyRecord(fmt.Sprintf("stream record %d", i))
 		m, _ = press(t, m, "enter")
 		check(fmt.Sprintf("stream comparison %d", i))
+		copyRecord(fmt.Sprintf("stream comparison %d", i))
 		m, _ = press(t, m, "G")
 		check(fmt.Sprintf("stream comparison end %d", i))
 		m, _ = press(t, m, "esc", "j")
 		check(fmt.Sprintf("stream list at %d", i+1))
 	}
-	return m, frames
+	return m, seen
 }
 
 // tableOfItem tells which table an item was read from, by its key
@@ -333,6 +369,9 @@ func checkHostileClassesShown(t *testing.T, seen walk) {
 		`sess_\u200bhostile\u2066inv\u2028is\u00adible\u009b`, "sess_hostile_numbers", "123456789012345678901234567890",
 		"sess_hostile_millis", "sess_hostile_offsets", "sess_hostile_huge", "0ffset", "futur3",
 		"18446744073709551616", "99999999999999999999999999", `sbx_\u200b`, "signingKey=••••••",
+		// Credentials in the columns of lists, masked in place.
+		"cdp?token=••••••", "opsdeck:••••••@hooks.hostile.example", "login?token=••••••", "Bearer••••••",
+		"ucan?sig=••••••", "c?access_token=••••••", `did:key:z6Mk\u202e\x1b[2J\x1b[Hspace`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no frame of the walk shows %q", want)

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"opsdeck/data"
 	"opsdeck/views"
 )
 
@@ -213,6 +214,12 @@ func (m Model) completionIDs(v Verb) []string {
 		if u := m.inbox.User(); u != "" {
 			return []string{u}
 		}
+	case VerbDelegations:
+		return m.delegations.Values(data.TableDelegations, "audience", 50)
+	case VerbSubscriptions:
+		return m.delegations.Values(data.TableSubscriptions, "customer", 50)
+	case VerbConsumers:
+		return m.delegations.Values(data.TableConsumers, "consumer", 50)
 	}
 	return nil
 }

@@ -293,7 +293,11 @@ func (m *Model) copied(c detail.CopiedMsg) {
 	case c.Err != nil:
 		m.setFlash("copy failed: "+c.Err.Error(), true)
 	case c.Masked:
-		m.setFlash(plural(c.Bytes, "byte")+" of JSON copied (secrets masked; s reveals them in the detail view)", false)
+		hint := c.RevealHint
+		if hint == "" {
+			hint = "s reveals them in the detail view"
+		}
+		m.setFlash(plural(c.Bytes, "byte")+" of JSON copied (secrets masked; "+hint+")", false)
 	default:
 		m.setFlash(plural(c.Bytes, "byte")+" of JSON copied", false)
 	}

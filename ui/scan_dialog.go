@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/progress"
@@ -23,6 +24,9 @@ type scanDialog struct {
 	table    data.TableID
 	physical string
 	segments int
+	// timeout bounds each call of the scan (every page): a page that gets
+	// no answer within it ends the scan, keeping what was read.
+	timeout time.Duration
 
 	state  scanState
 	est    data.ScanEstimate
@@ -108,7 +112,7 @@ func (d *scanDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			ctx, cancel := context.WithCancel(context.Background())
 			d.cancel, d.state = cancel, scanRunning
 			d.prog = data.ScanProgress{Total: d.est.ItemCount, Segments: d.segments}
-			return d, startScan(ctx, d.store, d.table, d.segments, d.req)
+			return d, startScan(ctx, d.store, d.table, data.ScanOptions{Segments: d.segments, CallTimeout: d.timeout}, d.req)
 		case key.Matches(k, d.deny), key.Matches(k, d.stop), k.String() == "enter":
 			// Default No: enter without a y does not scan.
 			d.cancel()
@@ -180,7 +184,8 @@ func (d *scanDialog) View(width, height int) string {
 		if d.cancelling {
 			foot = append(foot, "", th.Warn.Render(inert.Line("stopping… the items read so far will be shown (partial)", inner)))
 		} else {
-			foot = append(foot, "", th.Muted.Render(inert.Line("esc / ctrl+c stops the scan and keeps what was read", inner)))
+			foot = append(foot, "", th.Muted.Render(inert.Line("esc / ctrl+c stops the scan and keeps what was read", inner)),
+				th.Muted.Render(inert.Line("a page with no answer within "+d.timeout.String()+" ends the scan the same way", inner)))
 		}
 	}
 	return overlay(d.under, frameBox(title, body, foot, inner, height, &d.scroll, th), width, height, th)

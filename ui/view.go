@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"opsdeck/data/secret"
 	"opsdeck/ui/lineedit"
 	"opsdeck/views"
 	"opsdeck/views/inert"
@@ -214,6 +215,9 @@ func (m Model) statusBar(w int) string {
 		msg = m.streamHealthLine()
 	}
 	if msg != "" {
+		// Panes' notes and errors can quote an item (a row that expired,
+		// an id): masked like every value shown.
+		msg, _ = secret.Text(msg)
 		room := w - lipgloss.Width(left) - 3
 		if room < 20 {
 			// A narrow terminal: the message matters more than the endpoint.
@@ -258,7 +262,8 @@ func (m Model) footer(w int) string {
 		return fitLine(th.Error.Render(inert.Line(m.flash, w)), w)
 	}
 	if st.Err != "" {
-		return fitLine(th.Error.Render(inert.Line(st.Err, w)), w)
+		msg, _ := secret.Text(st.Err)
+		return fitLine(th.Error.Render(inert.Line(msg, w)), w)
 	}
 	bindings := append(m.ctx.Keys.ShortHelp(), m.panes[m.active].Help()...)
 	return fitLine(m.help.ShortHelpView(bindings), w)

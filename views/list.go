@@ -156,7 +156,7 @@ func (m pageMsg) PaneID() PaneID     { return m.pane }
 func (m estimateMsg) PaneID() PaneID { return m.pane }
 
 func newList(c *Context, pane PaneID, kind string, cols []vtable.Column, rowOf rowFunc) *list {
-	l := &list{ctx: c, pane: pane, kind: kind, cols: cols, rowOf: rowOf}
+	l := &list{ctx: c, pane: pane, kind: kind, cols: cols, rowOf: maskedRows(rowOf)}
 	l.resetItems(0)
 	l.table = vtable.New(cols, c.Theme)
 	l.table.SetNow(c.Now)
@@ -482,8 +482,8 @@ func (l *list) update(msg tea.Msg) tea.Cmd {
 		l.openDetail(false)
 		return nil
 	case key.Matches(k, km.Reveal):
-		// Secrets never appear in columns; revealing opens the selected
-		// item with its secrets shown — that item only.
+		// Secrets never appear in columns (maskedRows); revealing opens
+		// the selected item with its secrets shown — that item only.
 		l.openDetail(true)
 		return nil
 	case key.Matches(k, km.Copy):

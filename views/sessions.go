@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/data/secret"
 	"opsdeck/themes"
 	"opsdeck/views/inert"
 	"opsdeck/views/vtable"
@@ -404,6 +405,8 @@ func (p *Sessions) quotaLine(width int) string {
 			text += " · AT QUOTA"
 		}
 	}
+	// The project's name and status are tenant data: masked like cells.
+	text, _ = secret.Text(text)
 	return style.Render(inert.Pad(text, width))
 }
 

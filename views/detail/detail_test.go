@@ -455,3 +455,45 @@ func TestSecretsOfEveryTypeMaskedInViewAndCopy(t *testing.T) {
 		}
 	}
 }
+
+// The title quotes the item's id: a token in it is masked like the values
+// until s reveals the item.
+func TestTitleIsMaskedUntilRevealed(t *testing.T) {
+	item := map[string]types.AttributeValue{"sessionId": s("wss://h.example/cdp?token=tok_Q7xV9kP2mW4rT8bN3cY6")}
+	m := New(item, Options{Title: "sessions · wss://h.example/cdp?token=tok_Q7xV9kP2mW4rT8bN3cY6", Theme: themes.Dark(), Mask: secret.Default})
+	m.SetSize(100, 6)
+	if title := plainLines(m)[0]; strings.Contains(title, "tok_Q7x") || !strings.Contains(title, "token=••••••") {
+		t.Fatalf("masked title: %q", title)
+	}
+	m, _ = m.Update(press("s"), keymap.Default())
+	if title := plainLines(m)[0]; !strings.Contains(title, "tok_Q7xV9kP2mW4rT8bN3cY6") {
+		t.Fatalf("revealed title: %q", title)
+	}
+}
+
+// A problem note quotes the value it is about: masked with it until s.
+func TestProblemNotesAreMaskedUntilRevealed(t *testing.T) {
+	item := map[string]types.AttributeValue{
+		"retryCount":  s("https://h.example/x?token=tok_Q7xV9kP2mW4rT8bN"),
+		"signingKey":  &types.AttributeValueMemberN{Value: "31415926535897932384626"},
+		"sessionName": s("plain"),
+	}
+	m := New(item, Options{Theme: themes.Dark(), Mask: secret.Default, Problems: map[string]string{
+		"retryCount": `retryCount: want N, got S (not a number: "https://h.example/x?token=tok_Q7xV9kP2mW4rT8bN")`,
+		"signingKey": `signingKey: want S, got N (not a string: "31415926535897932384626")`,
+	}})
+	m.SetSize(140, 12)
+	text := ansi.Strip(m.View())
+	for _, leak := range []string{"tok_Q7x", "31415926535897932384626"} {
+		if strings.Contains(text, leak) {
+			t.Fatalf("%q shown before reveal:\n%s", leak, text)
+		}
+	}
+	if !strings.Contains(text, "not a number") {
+		t.Fatalf("the note lost its reason:\n%s", text)
+	}
+	m, _ = m.Update(press("s"), keymap.Default())
+	if text := ansi.Strip(m.View()); !strings.Contains(text, "tok_Q7xV9kP2mW4rT8bN") {
+		t.Fatalf("revealed notes:\n%s", text)
+	}
+}

@@ -150,7 +150,10 @@ func number(s string) any {
 type CopiedMsg struct {
 	Bytes  int
 	Masked bool // secrets were masked in the copied text
-	Err    error
+	// RevealHint says how to reveal the masked secrets where the copy
+	// was made ("" : s in the detail view).
+	RevealHint string
+	Err        error
 }
 
 // CopyCmd copies text to the system clipboard with OSC 52 (through

@@ -63,7 +63,7 @@ func flatten(item map[string]types.AttributeValue, o Options) []node {
 		out = walk(out, k, item[k], []string{k}, 0, o)
 		if note, ok := o.Problems[k]; ok {
 			out[at].flag = true
-			out = append(out, node{depth: 1, value: note, kind: kindProblem})
+			out = append(out, node{depth: 1, value: problemNote(k, item[k], note, o), kind: kindProblem})
 		}
 	}
 	// Problems about attributes the item does not have at all ("missing").
@@ -79,6 +79,21 @@ func flatten(item map[string]types.AttributeValue, o Options) []node {
 		out = append(out, node{depth: 1, value: o.Problems[k], kind: kindProblem})
 	}
 	return out
+}
+
+// problemNote is a decode problem's note as shown. Notes quote the value
+// they are about ("not a number: \"…\""), so until the item is revealed
+// they are masked like it: by shape, and whole when the attribute is a
+// credential that carries a value.
+func problemNote(attr string, av types.AttributeValue, note string, o Options) string {
+	if o.Mask == nil || o.Reveal {
+		return note
+	}
+	if o.Mask.Whole([]string{attr}) && carries(av) {
+		return attr + ": " + secret.Mask + " (a problem with this credential's value; s reveals it)"
+	}
+	note, _ = o.Mask.String(nil, note)
+	return note
 }
 
 func walk(out []node, name string, av types.AttributeValue, path []string, depth int, o Options) []node {

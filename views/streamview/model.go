@@ -246,7 +246,7 @@ func (m *Model) Title() string {
 
 // Help lists the pane's own bindings.
 func (m *Model) Help() []key.Binding {
-	return []key.Binding{m.keys.Pause, m.keys.Filter, m.keys.Enter, m.keys.Reveal, m.keys.Back, m.keys.Top, m.keys.Bottom}
+	return []key.Binding{m.keys.Pause, m.keys.Filter, m.keys.Enter, m.keys.Reveal, m.keys.Copy, m.keys.Back, m.keys.Top, m.keys.Bottom}
 }
 
 // Back handles esc: it closes the comparison, else the filter prompt, else
@@ -404,12 +404,16 @@ func (m *Model) moveTo(i int) {
 	m.settle()
 }
 
-// Update handles a key while the pane has focus. Other messages are
-// ignored: records and health arrive through Append and SetHealth.
+// Update handles a key while the pane has focus (c copies the selected
+// record, see copySelected). Other messages are ignored: records and
+// health arrive through Append and SetHealth.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
+	}
+	if m.mode != modeFilter && key.Matches(k, m.keys.Copy) {
+		return m.copySelected()
 	}
 	switch m.mode {
 	case modeFilter:
