@@ -30,11 +30,30 @@ type Options struct {
 	// CallTimeout bounds every single API call, so a server that accepts
 	// connections but never answers is noticed. Default 10s.
 	CallTimeout time.Duration
+	// MaxResponseBytes caps what one GetRecords answer may cost: a longer
+	// body is cut off unread and the shard asks for fewer records next
+	// time. DynamoDB caps an answer at 1 MB of records, but DynamoDB Local
+	// ignores that cap (1,000 records of a 400 KB item are ~737 MB of JSON,
+	// decoded by the SDK into several times that). Default 8 MiB. An answer
+	// of a single record may always be up to singleRecordCap: one record
+	// cannot be refused without losing it.
+	MaxResponseBytes int64
+	// RecheckMin and RecheckMax bound the backoff with which a table whose
+	// stream is off (table deleted, stream disabled) or missing is checked
+	// again, so it goes live again when a stream exists. Defaults 1s and
+	// 30s: one DescribeTable per table every 30 s at worst.
+	RecheckMin, RecheckMax time.Duration
 }
 
 // minPollGap is the smallest gap between two GetRecords calls on one shard:
 // DynamoDB Streams allows at most 4 calls per second per shard.
 const minPollGap = 250 * time.Millisecond
+
+// singleRecordCap is the answer size allowed when only one record is asked
+// for. A DynamoDB item is at most 400 KB, so a record with both images is
+// under 1 MB of data; JSON escaping (a control character becomes six bytes)
+// can make that a few MB on the wire, never this much.
+const singleRecordCap = 64 << 20
 
 func (o Options) withDefaults() Options {
 	if o.PollInterval <= 0 {
@@ -63,6 +82,15 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 10 * time.Second
+	}
+	if o.MaxResponseBytes <= 0 {
+		o.MaxResponseBytes = 8 << 20
+	}
+	if o.RecheckMin <= 0 {
+		o.RecheckMin = time.Second
+	}
+	if o.RecheckMax < o.RecheckMin {
+		o.RecheckMax = max(30*time.Second, o.RecheckMin)
 	}
 	return o
 }

@@ -23,6 +23,20 @@ type Record struct {
 	TTL   bool
 	Seq   string // sequence number within the shard
 	Shard string // shard id
+	// Bytes is the record's approximate size in memory (keys and images),
+	// set by the reader; Size computes it when it is not set. Whatever
+	// holds records bounds itself by bytes as well as by count with it:
+	// one record can weigh 800 KB.
+	Bytes int
+}
+
+// Size is the record's approximate size in bytes: Bytes when the reader set
+// it, else the size of its keys and images computed now.
+func (r Record) Size() int {
+	if r.Bytes > 0 {
+		return r.Bytes
+	}
+	return recordOverhead + itemBytes(r.Keys) + itemBytes(r.Old) + itemBytes(r.New)
 }
 
 // State is a table's stream health as the status bar shows it.

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -27,6 +28,7 @@ type shardReader struct {
 	iter      *string
 	delivered int
 	lastOK    time.Time // last successful GetRecords
+	size      sizer     // GetRecords' Limit, sized to what can arrive
 }
 
 func (s *shardReader) position() position {
@@ -55,6 +57,7 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 		return s.end(endCanceled, nil)
 	}
 	bo := s.tr.newBackoff()
+	s.size = newSizer(s.t.opts.Limit, s.t.opts.MaxResponseBytes)
 	var next time.Time // earliest start of the next GetRecords
 	retryNow := 0      // consecutive iterator faults handled without waiting
 	for {
@@ -88,8 +91,16 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 		}
 
 		callStart := time.Now()
-		out, err := s.t.getRecords(ctx, s.iter)
+		limit := s.size.limit
+		out, nbytes, err := s.t.getRecords(ctx, s.iter, limit, s.size.cap())
 		if err != nil {
+			var tl *errTooLarge
+			if errors.As(err, &tl) && s.size.shrink() {
+				// Nothing was lost: the same iterator asks for fewer.
+				s.tr.logf("shard %s: answer over %d bytes cut off; asking for %d records at a time", s.id, tl.limit, s.size.limit)
+				next = callStart.Add(minPollGap)
+				continue
+			}
 			switch classify(ctx, err) {
 			case faultCanceled:
 				return s.end(endCanceled, nil)
@@ -105,11 +116,17 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 				next = s.pause(&bo, &retryNow)
 			default:
 				// Keep the iterator: it is still good once the server is back.
+				// An answer that did not arrive in time may be one too big
+				// to send in time: ask for fewer records next time.
+				if errors.Is(err, context.DeadlineExceeded) && s.size.shrink() {
+					s.tr.logf("shard %s: GetRecords timed out; asking for %d records at a time", s.id, s.size.limit)
+				}
 				s.onTransient("GetRecords", err)
 				next = time.Now().Add(bo.next())
 			}
 			continue
 		}
+		s.size.answered(len(out.Records), nbytes)
 		bo.reset()
 		retryNow = 0
 		s.lastOK = time.Now()
@@ -120,7 +137,7 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 			return s.end(endClosed, nil)
 		}
 		gap := s.t.opts.PollInterval
-		if len(out.Records) >= int(s.t.opts.Limit) {
+		if len(out.Records) >= int(limit) {
 			// A full batch: more is waiting, poll again as soon as allowed.
 			gap = minPollGap
 		}
@@ -193,6 +210,7 @@ func (s *shardReader) deliver(in []st.Record) {
 			Seq:        seq,
 			Shard:      s.id,
 		})
+		out[len(out)-1].Bytes = out[len(out)-1].Size()
 		s.lastSeq = seq
 	}
 	if len(out) == 0 {
