@@ -27,7 +27,22 @@
 // "live" when a call succeeds again. ExpiredIterator (and DynamoDB Local's
 // "Invalid ShardIterator") → a new iterator after the last delivered record;
 // TrimmedDataAccess → TRIM_HORIZON and a "gap" notice; ResourceNotFound on a
-// shard → rediscovery; stream disabled or table deleted → "off".
+// shard → rediscovery; stream disabled or table deleted → "off". "off" (and
+// "polling", no stream) is never the end while the console runs: the table
+// is checked again with backoff (RecheckMin to RecheckMax), and read again
+// once it has a stream — the same stream resumes where each shard got to, a
+// new one (table re-created, stream re-enabled) is read from TRIM_HORIZON,
+// since everything in it happened while the console watched.
+//
+// Big items: DynamoDB caps a GetRecords answer at 1 MB; DynamoDB Local does
+// not (1,000 records of a 400 KB item were ~737 MB, which never arrived
+// within the call timeout, and the same call was retried for ever). So
+// every answer is capped (MaxResponseBytes) before the SDK decodes it, and
+// each shard sizes its Limit to what can arrive: a quarter after an answer
+// cut off or timed out, at most what keeps an answer of records this size
+// under half the cap, doubling back while answers are small. Records carry
+// their size (Record.Bytes) so the feed and the Stream pane bound their
+// buffers by bytes as well as by count.
 //
 // What DynamoDB Local (2.x, the tests' server) does, found by probing it:
 //   - A stream has exactly one shard ("shardId-000000017952…-7e39cb53", no

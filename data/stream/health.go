@@ -26,7 +26,12 @@ type healthTracker struct {
 	// for them, so a caller that sees "live" knows every shard is being read
 	// and a write made now will be delivered.
 	pending map[string]bool
-	final   bool // "off" or "polling": nothing more to say
+	final   bool // the table cannot be read at all (unknown id)
+	// down: the table's reader stopped ("off" or "polling") and checks
+	// again later; reports of its cancelled shard readers are ignored
+	// until it resumes.
+	down   bool
+	detail string
 }
 
 func newHealthTracker(table data.TableID, sink Sink, clock func() time.Time) *healthTracker {
@@ -34,7 +39,7 @@ func newHealthTracker(table data.TableID, sink Sink, clock func() time.Time) *he
 }
 
 func (h *healthTracker) emitLocked(s State, detail string) {
-	h.state = s
+	h.state, h.detail = s, detail
 	h.sink.Health(Health{Table: h.table, State: s, Detail: detail, At: h.clock()})
 }
 
@@ -42,7 +47,7 @@ func (h *healthTracker) emitLocked(s State, detail string) {
 func (h *healthTracker) failed(name, detail string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.final {
+	if h.final || h.down {
 		return
 	}
 	h.failing[name] = detail
@@ -55,7 +60,7 @@ func (h *healthTracker) failed(name, detail string) {
 func (h *healthTracker) ok(name string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.final {
+	if h.final || h.down {
 		return
 	}
 	delete(h.failing, name)
@@ -87,14 +92,42 @@ func (h *healthTracker) forget(name string) {
 func (h *healthTracker) gap(detail string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.final {
+	if h.final || h.down {
 		return
 	}
 	h.gapAt = h.clock()
 	h.emitLocked(StateGap, detail)
 }
 
-// terminal reports "off" or "polling"; later reports are ignored.
+// stopped reports "off" or "polling": the table's reader stopped and will
+// check again. A repeat of the same report (each failed re-check) is not
+// sent again. Until resume, shard readers' reports are ignored: they are
+// being cancelled.
+func (h *healthTracker) stopped(s State, detail string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.final {
+		return
+	}
+	clear(h.failing)
+	clear(h.pending)
+	if h.down && h.state == s && h.detail == detail {
+		return
+	}
+	h.down = true
+	h.emitLocked(s, detail)
+}
+
+// resume starts a new attempt to read the table: "live" is reported once
+// the manager (name "") and every shard reader it starts have polled.
+func (h *healthTracker) resume() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.down = false
+	h.pending[""] = true
+}
+
+// terminal reports "off" for good; later reports are ignored.
 func (h *healthTracker) terminal(s State, detail string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

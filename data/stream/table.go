@@ -33,6 +33,11 @@ type tableReader struct {
 	// filterUnsupported: the server rejected DescribeStream's ShardFilter,
 	// so child discovery uses a full describe.
 	filterUnsupported bool
+
+	mu sync.Mutex
+	// cancelled holds the end of shard readers stopped with their session
+	// (they cannot send on events then: nobody may be reading it).
+	cancelled []shardEnd
 }
 
 type shardStatus int
@@ -75,7 +80,6 @@ type shardEnd struct {
 }
 
 func newTableReader(t *Tailer, id data.TableID, name string, sink Sink, h *healthTracker) *tableReader {
-	h.starting("")
 	return &tableReader{
 		t: t, id: id, name: name, sink: sink, health: h,
 		shards:  map[string]*shardInfo{},
@@ -92,18 +96,39 @@ func (r *tableReader) newBackoff() backoff {
 	return backoff{base: 100 * time.Millisecond, max: r.t.opts.MaxBackoff}
 }
 
+// run reads the table's stream until ctx ends. "off" is never the end:
+// when the table or its stream goes away (deleted, disabled, a server
+// restarted without its data), the table is checked again with backoff, and
+// read again as soon as it has a stream.
 func (r *tableReader) run(ctx context.Context) {
-	ctx, cancel := context.WithCancel(ctx)
+	recheck := backoff{base: r.t.opts.RecheckMin, max: r.t.opts.RecheckMax}
+	for {
+		if r.session(ctx) {
+			recheck.reset()
+		}
+		if !sleepCtx(ctx, recheck.next()) {
+			return
+		}
+	}
+}
+
+// session is one attempt to read the stream: it opens it and reads it
+// until it ends or ctx does, then cancels and waits for its shard readers.
+// It reports whether the stream was opened.
+func (r *tableReader) session(parent context.Context) (opened bool) {
+	ctx, cancel := context.WithCancel(parent)
 	defer func() {
 		if p := recover(); p != nil {
 			r.logf("internal error: %v", p)
-			r.health.terminal(StateOff, fmt.Sprintf("internal error in the stream reader: %v", p))
+			r.health.stopped(StateOff, fmt.Sprintf("internal error in the stream reader: %v", p))
 		}
 		cancel()
 		r.wg.Wait()
+		r.settleCancelled()
 	}()
+	r.health.resume()
 	if !r.open(ctx) {
-		return
+		return false
 	}
 	check := time.NewTicker(r.t.opts.TableCheckInterval)
 	defer check.Stop()
@@ -113,20 +138,54 @@ func (r *tableReader) run(ctx context.Context) {
 		wake.Reset(r.nextDue())
 		select {
 		case <-ctx.Done():
-			return
+			return true
 		case ev := <-r.events:
 			if !r.onEnd(ctx, ev) {
-				return
+				return true
 			}
 		case <-check.C:
 			if !r.checkTable(ctx) {
-				return
+				return true
 			}
 		case <-wake.C:
 			if !r.findChildren(ctx) {
-				return
+				return true
 			}
 		}
+	}
+}
+
+// settleCancelled runs once every shard reader of a session has stopped:
+// it keeps where each one got to, so a stream that comes back (the same
+// stream, after a server restart) resumes after the last record delivered.
+func (r *tableReader) settleCancelled() {
+	for {
+		select {
+		case ev := <-r.events:
+			r.noteEnd(ev)
+		default:
+			r.mu.Lock()
+			ends := r.cancelled
+			r.cancelled = nil
+			r.mu.Unlock()
+			for _, ev := range ends {
+				r.noteEnd(ev)
+			}
+			for _, info := range r.shards {
+				if info.status == shardReading {
+					info.status = shardIdle
+				}
+			}
+			return
+		}
+	}
+}
+
+// noteEnd keeps what a stopped shard reader knew.
+func (r *tableReader) noteEnd(ev shardEnd) {
+	r.health.forget(ev.id)
+	if info := r.shards[ev.id]; info != nil && ev.lastSeq != "" {
+		info.lastSeq = ev.lastSeq
 	}
 }
 
@@ -145,9 +204,13 @@ func (r *tableReader) nextDue() time.Duration {
 	return d
 }
 
-// open finds the stream and starts reading its leaf shards from LATEST. It
-// returns false when this table will not be tailed (no stream: "polling";
-// table or stream gone: "off") or ctx ended.
+// open finds the stream and starts reading it. The first stream seen is
+// read from LATEST (its leaf shards); the same stream seen again resumes
+// where each shard got to; a stream that appeared while the console ran
+// (table re-created, stream enabled) is read from its start, since
+// everything in it is news. It returns false when the table cannot be
+// tailed now (no stream: "polling"; table or stream gone: "off") or ctx
+// ended.
 func (r *tableReader) open(ctx context.Context) bool {
 	bo := r.newBackoff()
 	for {
@@ -159,13 +222,25 @@ func (r *tableReader) open(ctx context.Context) bool {
 			shards, status, err := r.t.streamShards(ctx, arn, nil)
 			switch {
 			case err == nil && streamEnded(status):
-				r.health.terminal(StateOff, fmt.Sprintf("the stream of %s is %s", r.name, status))
+				r.health.stopped(StateOff, fmt.Sprintf("the stream of %s is %s", r.name, status))
 				return false
 			case err == nil:
-				r.arn = arn
 				// Shards register as pending before the manager reports
 				// itself ready, so "live" waits for their first poll.
-				r.startAtLatest(ctx, shards)
+				switch {
+				case r.arn == "":
+					r.arn = arn
+					r.startAtLatest(ctx, shards)
+				case r.arn == arn:
+					r.logf("stream back; resuming %d known shard(s)", len(r.shards))
+					r.merge(ctx, shards, "")
+				default:
+					r.logf("a new stream %s; reading it from TRIM_HORIZON", arn)
+					r.shards = map[string]*shardInfo{}
+					r.waiting = map[string]*childWait{}
+					r.arn = arn
+					r.merge(ctx, shards, "")
+				}
 				r.health.ok("")
 				return true
 			case classify(ctx, err) == faultCanceled:
@@ -190,7 +265,7 @@ func (r *tableReader) currentStream(ctx context.Context) (arn string, ok, retry 
 		case faultCanceled:
 			return "", false, false
 		case faultNotFound:
-			r.health.terminal(StateOff, fmt.Sprintf("table %s does not exist", r.name))
+			r.health.stopped(StateOff, fmt.Sprintf("table %s does not exist", r.name))
 			return "", false, false
 		}
 		r.health.failed("", "DescribeTable: "+describeErr(err))
@@ -199,15 +274,15 @@ func (r *tableReader) currentStream(ctx context.Context) (arn string, ok, retry 
 	}
 	tbl := out.Table
 	if tbl == nil || tbl.TableStatus == ddbtypes.TableStatusDeleting {
-		r.health.terminal(StateOff, fmt.Sprintf("table %s is being deleted", r.name))
+		r.health.stopped(StateOff, fmt.Sprintf("table %s is being deleted", r.name))
 		return "", false, false
 	}
 	spec := tbl.StreamSpecification
 	if spec == nil || !aws.ToBool(spec.StreamEnabled) || aws.ToString(tbl.LatestStreamArn) == "" {
 		if r.arn == "" {
-			r.health.terminal(StatePolling, fmt.Sprintf("%s has no stream: re-querying instead", r.name))
+			r.health.stopped(StatePolling, fmt.Sprintf("%s has no stream: re-querying instead", r.name))
 		} else {
-			r.health.terminal(StateOff, fmt.Sprintf("the stream of %s was disabled", r.name))
+			r.health.stopped(StateOff, fmt.Sprintf("the stream of %s was disabled", r.name))
 		}
 		return "", false, false
 	}
@@ -286,6 +361,9 @@ func (r *tableReader) startShard(ctx context.Context, info *shardInfo, delay tim
 		defer r.wg.Done()
 		ev := sr.run(ctx)
 		if ev.why == endCanceled {
+			r.mu.Lock()
+			r.cancelled = append(r.cancelled, ev)
+			r.mu.Unlock()
 			return
 		}
 		select {
@@ -501,14 +579,14 @@ func (r *tableReader) checkTable(ctx context.Context) bool {
 		case faultCanceled:
 			return false
 		case faultNotFound:
-			r.health.terminal(StateOff, fmt.Sprintf("table %s was deleted", r.name))
+			r.health.stopped(StateOff, fmt.Sprintf("table %s was deleted", r.name))
 			return false
 		}
 		r.logf("table check: %v", err)
 		return true
 	}
 	if out.Table != nil && out.Table.TableStatus == ddbtypes.TableStatusDeleting {
-		r.health.terminal(StateOff, fmt.Sprintf("table %s was deleted", r.name))
+		r.health.stopped(StateOff, fmt.Sprintf("table %s was deleted", r.name))
 		return false
 	}
 	if out.Table != nil && aws.ToString(out.Table.LatestStreamArn) != r.arn {
