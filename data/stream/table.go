@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -38,6 +39,41 @@ type tableReader struct {
 	// cancelled holds the end of shard readers stopped with their session
 	// (they cannot send on events then: nobody may be reading it).
 	cancelled []shardEnd
+	// active is every shard reader running, so a demand change can wake
+	// them and an idle one can size its share of the table's budget.
+	active map[*shardReader]struct{}
+
+	rate atomic.Int32 // Rate the table is read at
+}
+
+// setRate changes how fast the table is read and wakes its shard readers
+// so the new pace applies at once.
+func (r *tableReader) setRate(rate Rate) {
+	if Rate(r.rate.Swap(int32(rate))) == rate {
+		return
+	}
+	if rate == RateOff {
+		r.health.pause("not read while no pane shows " + string(r.id))
+	} else {
+		r.health.unpause()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for sr := range r.active {
+		select {
+		case sr.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (r *tableReader) currentRate() Rate { return Rate(r.rate.Load()) }
+
+// openShards is how many shard readers run now.
+func (r *tableReader) openShards() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.active)
 }
 
 type shardStatus int
@@ -52,8 +88,10 @@ type shardInfo struct {
 	id, parent string
 	status     shardStatus
 	start      position
-	lastSeq    string // last sequence number delivered from this shard
-	floor      string // never deliver at or below this (see adopt)
+	lastSeq    string    // last sequence number delivered from this shard
+	floor      string    // never deliver at or below this (see adopt)
+	since      time.Time // when its LATEST position was taken (see shardReader.since)
+	lastApprox time.Time // creation time of the last record delivered
 	restarts   backoff
 }
 
@@ -72,11 +110,13 @@ const (
 )
 
 type shardEnd struct {
-	id      string
-	why     endReason
-	lastSeq string
-	err     error
-	polled  bool // at least one GetRecords succeeded: restart backoff resets
+	id         string
+	why        endReason
+	lastSeq    string
+	since      time.Time
+	lastApprox time.Time
+	err        error
+	polled     bool // at least one GetRecords succeeded: restart backoff resets
 }
 
 func newTableReader(t *Tailer, id data.TableID, name string, sink Sink, h *healthTracker) *tableReader {
@@ -85,6 +125,7 @@ func newTableReader(t *Tailer, id data.TableID, name string, sink Sink, h *healt
 		shards:  map[string]*shardInfo{},
 		waiting: map[string]*childWait{},
 		events:  make(chan shardEnd, 64),
+		active:  map[*shardReader]struct{}{},
 	}
 }
 
@@ -184,8 +225,18 @@ func (r *tableReader) settleCancelled() {
 // noteEnd keeps what a stopped shard reader knew.
 func (r *tableReader) noteEnd(ev shardEnd) {
 	r.health.forget(ev.id)
-	if info := r.shards[ev.id]; info != nil && ev.lastSeq != "" {
+	info := r.shards[ev.id]
+	if info == nil {
+		return
+	}
+	if ev.lastSeq != "" {
 		info.lastSeq = ev.lastSeq
+	}
+	if !ev.since.IsZero() {
+		info.since = ev.since
+	}
+	if !ev.lastApprox.IsZero() {
+		info.lastApprox = ev.lastApprox
 	}
 }
 
@@ -242,6 +293,9 @@ func (r *tableReader) open(ctx context.Context) bool {
 					r.merge(ctx, shards, "")
 				}
 				r.health.ok("")
+				if r.currentRate() == RateOff {
+					r.health.pause("not read while no pane shows " + string(r.id))
+				}
 				return true
 			case classify(ctx, err) == faultCanceled:
 				return false
@@ -354,12 +408,19 @@ func (r *tableReader) startShard(ctx context.Context, info *shardInfo, delay tim
 	sr := &shardReader{
 		t: r.t, tr: r, id: info.id, arn: r.arn,
 		start: info.start, lastSeq: info.lastSeq, floor: info.floor, delay: delay,
+		since: info.since, lastApprox: info.lastApprox, wake: make(chan struct{}, 1),
 	}
 	r.health.starting(info.id)
+	r.mu.Lock()
+	r.active[sr] = struct{}{}
+	r.mu.Unlock()
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		ev := sr.run(ctx)
+		r.mu.Lock()
+		delete(r.active, sr)
+		r.mu.Unlock()
 		if ev.why == endCanceled {
 			r.mu.Lock()
 			r.cancelled = append(r.cancelled, ev)
@@ -375,13 +436,10 @@ func (r *tableReader) startShard(ctx context.Context, info *shardInfo, delay tim
 
 // onEnd handles a shard reader that stopped. false: stop the table reader.
 func (r *tableReader) onEnd(ctx context.Context, ev shardEnd) bool {
-	r.health.forget(ev.id)
+	r.noteEnd(ev)
 	info := r.shards[ev.id]
 	if info == nil {
 		return true
-	}
-	if ev.lastSeq != "" {
-		info.lastSeq = ev.lastSeq
 	}
 	if ev.polled {
 		info.restarts.reset()
