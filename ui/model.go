@@ -174,6 +174,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if tick := nm.armClock(); tick != nil {
 		cmd = tea.Batch(cmd, tick)
 	}
+	if d := nm.demandCmd(); d != nil {
+		cmd = tea.Batch(cmd, d)
+	}
 	return nm, cmd
 }
 

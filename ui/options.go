@@ -68,6 +68,11 @@ type Options struct {
 	// Location is the time zone of the Stream pane's time column (Local
 	// when nil); tests fix it.
 	Location *time.Location
+	// Demand tells the live-tail reader which tables something on screen
+	// needs at full rate (stream.Tailer.SetDemand): the shown pane's table,
+	// the Stream pane's narrowing, every table while the Stream pane shows
+	// them all. Nil: every table is read at full rate.
+	Demand func(full []data.TableID)
 }
 
 // Scopes is the initial scope of each pane. Empty fields leave a pane
