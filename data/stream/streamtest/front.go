@@ -72,7 +72,8 @@ type FrontOptions struct {
 	InitialShards int           // open shards at the start (default 1)
 	PageSize      int           // shards per DescribeStream page (default 100, AWS's maximum)
 	// ShardReadsPerSecond is AWS's per-shard read limit (5), shared by every
-	// reader of the shard: GetRecords beyond it fail with
+	// reader of the shard and metered as a token bucket (that many a
+	// second, as many in a burst): GetRecords beyond it fail with
 	// LimitExceededException. 0: no limit.
 	ShardReadsPerSecond float64
 	Seed                uint64
@@ -237,7 +238,10 @@ type fshard struct {
 	startSeq   string
 	endSeq     string // set once closed
 	closed     bool
-	reads      []time.Time // GetRecords of the last second, every reader
+	// tokens and refilled are the shard's read allowance (a token bucket
+	// of ShardReadsPerSecond, as AWS meters reads), shared by every reader.
+	tokens   float64
+	refilled time.Time
 }
 
 func (s *fshard) contains(h uint64) bool { return h >= s.lo && h <= s.hi }
@@ -834,18 +838,17 @@ func (f *Front) getRecords(req *http.Request, reader string, in map[string]json.
 		return ErrorResponse(req, Expired), nil
 	}
 	if lim := f.opts.ShardReadsPerSecond; lim > 0 {
-		keep := sh.reads[:0]
-		for _, t := range sh.reads {
-			if now.Sub(t) < time.Second {
-				keep = append(keep, t)
-			}
+		if sh.refilled.IsZero() {
+			sh.tokens = lim
+		} else {
+			sh.tokens = min(lim, sh.tokens+now.Sub(sh.refilled).Seconds()*lim)
 		}
-		sh.reads = keep
-		if float64(len(sh.reads)) >= lim {
+		sh.refilled = now
+		if sh.tokens < 1 {
 			f.stats.RateLimited[reader]++
 			return ErrorResponse(req, Limit), nil
 		}
-		sh.reads = append(sh.reads, now)
+		sh.tokens--
 	}
 	if f.faults.throttle > 0 && f.rng.Float64() < f.faults.throttle {
 		f.stats.Throttled[reader]++
