@@ -185,12 +185,13 @@ func start(f flags) error {
 	feed := livefeed.New(tailCtx, livefeed.Options{})
 	defer feed.Close()
 	tailDone := make(chan struct{})
+	tail := stream.New(conn, tables, stream.Options{
+		PollInterval: cfg.Stream.PollInterval,
+		Logf:         logger(logw, "stream"),
+	})
 	go func() {
 		defer close(tailDone)
-		stream.New(conn, tables, stream.Options{
-			PollInterval: cfg.Stream.PollInterval,
-			Logf:         logger(logw, "stream"),
-		}).Run(tailCtx, feed)
+		tail.Run(tailCtx, feed)
 	}()
 
 	m := ui.New(ui.Options{
@@ -216,6 +217,7 @@ func start(f flags) error {
 		StreamBuffer:     cfg.Stream.Buffer,
 		FallbackInterval: cfg.Stream.FallbackInterval,
 		DebugLog:         logw,
+		Demand:           tail.SetDemand,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx))
 	_, err = p.Run()

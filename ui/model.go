@@ -175,6 +175,9 @@ func (m Model) routeAndTick(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if tick := nm.armClock(); tick != nil {
 		cmd = tea.Batch(cmd, tick)
 	}
+	if d := nm.demandCmd(); d != nil {
+		cmd = tea.Batch(cmd, d)
+	}
 	return nm, cmd
 }
 

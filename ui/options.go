@@ -76,6 +76,12 @@ type Options struct {
 	// DebugLog receives the stack of any panic the console recovers from
 	// (the --debug-log file); nil drops it. Never the terminal.
 	DebugLog io.Writer
+
+	// Demand tells the live-tail reader which tables something on screen
+	// needs at full rate (stream.Tailer.SetDemand): the shown pane's table,
+	// the Stream pane's narrowing, every table while the Stream pane shows
+	// them all. Nil: every table is read at full rate.
+	Demand func(full []data.TableID)
 }
 
 // Scopes is the initial scope of each pane. Empty fields leave a pane
