@@ -52,9 +52,10 @@ func uniquePrefix(tag string) string {
 
 func seeded(t *testing.T) world {
 	t.Helper()
+	ep := ddblocal.TestEndpoint(t) // before the Once: it may end the test
 	worldOnce.Do(func() {
 		ctx := context.Background()
-		conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint())
+		conn, err := data.ConnectLocal(ctx, ep)
 		if err != nil {
 			worldErr = err
 			return
@@ -114,7 +115,7 @@ func (w world) options() Options {
 func (w world) withClient(t *testing.T, rt http.RoundTripper) Options {
 	t.Helper()
 	conn, err := data.Connect(context.Background(), data.ConnOptions{
-		Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1",
+		Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1",
 		HTTPClient: &http.Client{Transport: rt},
 	})
 	if err != nil {

@@ -57,7 +57,7 @@ func TestReadOnlySessionWithLiveTailSendsNoWrite(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	conn, err := data.Connect(ctx, data.ConnOptions{
-		Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1",
+		Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1",
 		HTTPClient: &http.Client{Transport: rec}, ReadOnly: true,
 	})
 	if err != nil {

@@ -39,7 +39,7 @@ func TestRootModelGetsGroundTruthUnderFaults(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	writeConn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint())
+	writeConn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestRootModelGetsGroundTruthUnderFaults(t *testing.T) {
 	// The SDK refuses a plain *http.Client when AWS_CA_BUNDLE is set;
 	// DynamoDB Local is plain HTTP, so the bundle is irrelevant here.
 	t.Setenv("AWS_CA_BUNDLE", "")
-	readConn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1", HTTPClient: ft.Client()})
+	readConn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1", HTTPClient: ft.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
