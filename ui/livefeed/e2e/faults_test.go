@@ -174,7 +174,7 @@ func newDriver(ctx context.Context, m ui.Model) *driver {
 	return &driver{ctx: ctx, m: m, msgs: make(chan tea.Msg, 256), sawHealth: map[stream.State]bool{}}
 }
 
-func (d *driver) start(t *testing.T) {
+func (d *driver) start(t testing.TB) {
 	d.update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	d.run(d.m.Init())
 }
@@ -214,7 +214,7 @@ func (d *driver) update(msg tea.Msg) {
 }
 
 // until feeds the model messages until cond holds, failing after timeout.
-func (d *driver) until(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+func (d *driver) until(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
@@ -230,7 +230,7 @@ func (d *driver) until(t *testing.T, timeout time.Duration, what string, cond fu
 
 // paneRows walks the cursor over every row of pane id (which must be the
 // shown one) and returns the rows, each in canonical text form, sorted.
-func (d *driver) paneRows(t *testing.T, id views.PaneID) []string {
+func (d *driver) paneRows(t testing.TB, id views.PaneID) []string {
 	t.Helper()
 	if d.m.Active() != id {
 		t.Fatalf("pane %s is not shown", id.Name())
@@ -252,7 +252,7 @@ func (d *driver) paneRows(t *testing.T, id views.PaneID) []string {
 }
 
 // scanAll is every item of a table (consistent), in canonical text form, sorted.
-func scanAll(t *testing.T, conn *data.Conn, name string) []string {
+func scanAll(t testing.TB, conn *data.Conn, name string) []string {
 	t.Helper()
 	var out []string
 	var start map[string]types.AttributeValue
