@@ -256,6 +256,19 @@ func (d *Live[M]) Until(t testing.TB, timeout time.Duration, what string, cond f
 	}
 }
 
+// Drain gives the model every message already waiting, without blocking:
+// for loops that interleave their own work with the model's.
+func (d *Live[M]) Drain() {
+	for {
+		select {
+		case msg := <-d.msgs:
+			d.Update(msg)
+		default:
+			return
+		}
+	}
+}
+
 // update is m.Update with the result back in the model's own type.
 func update[M tea.Model](m M, msg tea.Msg) (M, tea.Cmd) {
 	nm, cmd := m.Update(msg)

@@ -181,14 +181,14 @@ func newDriver(ctx context.Context, m ui.Model) *driver {
 }
 
 // until feeds the model messages until cond holds, failing after timeout.
-func (d *driver) until(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+func (d *driver) until(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
 	d.Until(t, timeout, what, cond, func() string { return fmt.Sprintf("%d records received", len(d.received)) })
 }
 
 // paneRows walks the cursor over every row of pane id (which must be the
 // shown one) and returns the rows, each in canonical text form, sorted.
-func (d *driver) paneRows(t *testing.T, id views.PaneID) []string {
+func (d *driver) paneRows(t testing.TB, id views.PaneID) []string {
 	t.Helper()
 	if d.Model.Active() != id {
 		t.Fatalf("pane %s is not shown", id.Name())
@@ -210,7 +210,7 @@ func (d *driver) paneRows(t *testing.T, id views.PaneID) []string {
 }
 
 // scanAll is every item of a table (consistent), in canonical text form, sorted.
-func scanAll(t *testing.T, conn *data.Conn, name string) []string {
+func scanAll(t testing.TB, conn *data.Conn, name string) []string {
 	t.Helper()
 	var out []string
 	var start map[string]types.AttributeValue
