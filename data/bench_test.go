@@ -128,7 +128,7 @@ func BenchmarkPageSessionsByProject(b *testing.B) {
 			rows := 0
 			for b.Loop() {
 				rows += pageThrough(b, limit, func(r PageRequest) (Page[Session], error) {
-					return store.SessionsByProject(ctx, "bench-project", r)
+					return typed[Session](store.Page(ctx, SessionsByProject("bench-project"), r))
 				})
 			}
 			if rows%benchSessions != 0 {
@@ -147,7 +147,7 @@ func BenchmarkPageSessionsByStatus(b *testing.B) {
 	rows := 0
 	for b.Loop() {
 		rows += pageThrough(b, 100, func(r PageRequest) (Page[Session], error) {
-			return store.SessionsByStatus(ctx, "RUNNING", r)
+			return typed[Session](store.Page(ctx, SessionsByStatus("RUNNING"), r))
 		})
 	}
 	if rows%benchSessions != 0 {

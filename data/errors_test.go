@@ -41,7 +41,7 @@ func TestBatchGetRetriesUnprocessedKeysAndKeepsOrder(t *testing.T) {
 	db := faultyDB(t, f)
 	db.put(TableSessions, runningSessions(9)...)
 
-	p, err := db.store.SessionsByStatus(context.Background(), "RUNNING", PageRequest{Limit: 9})
+	p, err := typed[Session](db.store.Page(context.Background(), SessionsByStatus("RUNNING"), PageRequest{Limit: 9}))
 	if err != nil {
 		t.Fatal(Describe(err))
 	}
@@ -69,7 +69,7 @@ func TestBatchGetGivesUpAfterBoundedAttempts(t *testing.T) {
 	db := faultyDB(t, f)
 	db.put(TableSessions, runningSessions(3)...)
 
-	_, err := db.store.SessionsByStatus(context.Background(), "RUNNING", PageRequest{})
+	_, err := typed[Session](db.store.Page(context.Background(), SessionsByStatus("RUNNING"), PageRequest{}))
 	var ue *UnprocessedError
 	if !errors.As(err, &ue) || ue.Keys != 3 || !IsThrottled(err) {
 		t.Fatalf("err = %v", err)
@@ -97,7 +97,7 @@ func TestBatchGetBackoffStopsWhenContextEnds(t *testing.T) {
 	db.store.backoff = backoff{base: time.Hour, max: time.Hour, attempts: 5} // only ctx can end the wait
 	db.put(TableSessions, runningSessions(2)...)
 
-	_, err := db.store.SessionsByStatus(ctx, "RUNNING", PageRequest{})
+	_, err := typed[Session](db.store.Page(ctx, SessionsByStatus("RUNNING"), PageRequest{}))
 	if !IsCancelled(err) || Describe(err) != "cancelled" {
 		t.Fatalf("err = %v, Describe = %q", err, Describe(err))
 	}
@@ -111,7 +111,7 @@ func TestDescribeAPIErrors(t *testing.T) {
 	table := db.tables.Name(TableSessions)
 
 	codes["Query"] = "AccessDeniedException"
-	_, err := db.store.SessionsByProject(ctx, "p", PageRequest{})
+	_, err := typed[Session](db.store.Page(ctx, SessionsByProject("p"), PageRequest{}))
 	if !IsAccessDenied(err) || IsThrottled(err) {
 		t.Fatalf("access denied not recognised: %v", err)
 	}
@@ -120,7 +120,7 @@ func TestDescribeAPIErrors(t *testing.T) {
 	}
 
 	codes["Query"] = "ProvisionedThroughputExceededException" // the SDK retries, then gives up
-	_, err = db.store.SessionsByProject(ctx, "p", PageRequest{})
+	_, err = typed[Session](db.store.Page(ctx, SessionsByProject("p"), PageRequest{}))
 	if !IsThrottled(err) {
 		t.Fatalf("throttling not recognised: %v", err)
 	}
@@ -138,7 +138,7 @@ func TestDescribeRealServerErrors(t *testing.T) {
 
 	// A table that does not exist: named in the message.
 	missing := NewStore(db.conn, db.tables.WithPrefix("nosuch-"))
-	_, err := missing.SessionsByProject(ctx, "p", PageRequest{})
+	_, err := typed[Session](missing.Page(ctx, SessionsByProject("p"), PageRequest{}))
 	if !IsNotFound(err) {
 		t.Fatalf("missing table: %v", err)
 	}
@@ -168,7 +168,7 @@ func TestDescribeRealServerErrors(t *testing.T) {
 	// A context cancelled before the call.
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	_, err = db.store.SessionsByProject(cctx, "p", PageRequest{})
+	_, err = typed[Session](db.store.Page(cctx, SessionsByProject("p"), PageRequest{}))
 	if !IsCancelled(err) || Describe(err) != "cancelled" {
 		t.Errorf("cancelled: %v / %q", err, Describe(err))
 	}
@@ -190,7 +190,7 @@ func TestDescribeUnreachableEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	tables, _ := ResolveTables("dev", nil)
-	_, _, err = NewStore(conn, tables).Session(context.Background(), "x")
+	_, err = NewStore(conn, tables).Page(context.Background(), SessionByID("x"), PageRequest{})
 	if !IsUnreachable(err) {
 		t.Fatalf("not recognised as unreachable: %v", err)
 	}
@@ -280,7 +280,7 @@ func TestKeysOnlyPageSkipsItemsDeletedMeanwhile(t *testing.T) {
 		}
 		return body
 	}
-	p, err := db.store.SessionsByStatus(context.Background(), "RUNNING", PageRequest{Limit: 10})
+	p, err := typed[Session](db.store.Page(context.Background(), SessionsByStatus("RUNNING"), PageRequest{Limit: 10}))
 	if err != nil {
 		t.Fatal(Describe(err))
 	}

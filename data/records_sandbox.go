@@ -22,11 +22,14 @@ const MaxLabHours = 24 * 366
 // derived from: the list shows the DEADLINE as "?" and never assumes one.
 const unknownWindow = "the allocation window is unknown, so no deadline is shown"
 
-const sandboxPKPrefix = "SBX#"
+const (
+	sandboxPKPrefix = "SBX#"
+	sandboxMetaSK   = "META"
+)
 
 // SandboxKey is the primary key of a sandbox id: PK "SBX#<id>", SK "META".
 func SandboxKey(sandboxID string) Item {
-	return Item{"PK": S(sandboxPKPrefix + sandboxID), "SK": S("META")}
+	return Item{"PK": S(sandboxPKPrefix + sandboxID), "SK": S(sandboxMetaSK)}
 }
 
 // Sandbox is one SandboxPool item.

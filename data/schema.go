@@ -118,6 +118,26 @@ func sk(name string, t AttrType) *KeyAttr { return &KeyAttr{Name: name, Type: t}
 // flagged as unknown.
 const AttemptAttr = "opsdeck_attempt"
 
+// Index names, as the services created them. Queries name an index only
+// through these constants (and the scope constructors in scope_ctors.go),
+// so a renamed index breaks at one place.
+const (
+	IndexSessionsByProject       = "projectId-createdAt-index"
+	IndexSessionsByStatus        = "status-expiresAt-index"
+	IndexAPIKeysByProject        = "projectId-index"
+	IndexRunsByID                = "GSI1"
+	IndexEventsByType            = "EventTypeIndex"
+	IndexEventsByStatus          = "StatusIndex"
+	IndexDelegationsByAudience   = "audience"
+	IndexSubscriptionsByCustomer = "customer"
+	IndexSubscriptionsByProvider = "provider"
+	IndexConsumersByConsumer     = "consumer"
+	IndexConsumersByProvider     = "provider"
+	IndexSandboxesByStatus       = "StatusIndex"
+	IndexSandboxesByTrack        = "TrackIndex"
+	IndexSandboxesByIdempotency  = "IdempotencyIndex"
+)
+
 var schemas = []TableSchema{
 	{
 		ID:           TableSessions,
@@ -140,8 +160,8 @@ var schemas = []TableSchema{
 		Indexes: []Index{
 			// The seed gives no projection for this index; ALL is what the
 			// service's list endpoint needs (it renders whole sessions).
-			{Name: "projectId-createdAt-index", PK: KeyAttr{"projectId", TypeS}, SK: sk("createdAt", TypeS), Projection: Projection{Type: ProjectAll}},
-			{Name: "status-expiresAt-index", PK: KeyAttr{"status", TypeS}, SK: sk("expiresAt", TypeN), Projection: Projection{Type: ProjectKeysOnly}},
+			{Name: IndexSessionsByProject, PK: KeyAttr{"projectId", TypeS}, SK: sk("createdAt", TypeS), Projection: Projection{Type: ProjectAll}},
+			{Name: IndexSessionsByStatus, PK: KeyAttr{"status", TypeS}, SK: sk("expiresAt", TypeN), Projection: Projection{Type: ProjectKeysOnly}},
 		},
 		Stream:  StreamNewAndOld,
 		TTLAttr: "expiresAt",
@@ -166,7 +186,7 @@ var schemas = []TableSchema{
 			"name": "S", "status": "S", "createdAt": "S", "lastUsedAt": "S",
 		},
 		Indexes: []Index{
-			{Name: "projectId-index", PK: KeyAttr{"projectId", TypeS}, Projection: Projection{Type: ProjectAll}},
+			{Name: IndexAPIKeysByProject, PK: KeyAttr{"projectId", TypeS}, Projection: Projection{Type: ProjectAll}},
 		},
 	},
 	{
@@ -194,7 +214,7 @@ var schemas = []TableSchema{
 			"region": "S", "failureReason": "S", AttemptAttr: "S",
 		},
 		Indexes: []Index{
-			{Name: "GSI1", PK: KeyAttr{"GSI1PK", TypeS}, SK: sk("GSI1SK", TypeS), Projection: Projection{Type: ProjectAll}},
+			{Name: IndexRunsByID, PK: KeyAttr{"GSI1PK", TypeS}, SK: sk("GSI1SK", TypeS), Projection: Projection{Type: ProjectAll}},
 		},
 	},
 	{
@@ -210,8 +230,8 @@ var schemas = []TableSchema{
 			"last_retry_at": "S", AttemptAttr: "S",
 		},
 		Indexes: []Index{
-			{Name: "EventTypeIndex", PK: KeyAttr{"user_id", TypeS}, SK: sk("event_type#timestamp", TypeS), Projection: Projection{Type: ProjectAll}},
-			{Name: "StatusIndex", PK: KeyAttr{"user_id", TypeS}, SK: sk("status#timestamp", TypeS), Projection: Projection{Type: ProjectAll}},
+			{Name: IndexEventsByType, PK: KeyAttr{"user_id", TypeS}, SK: sk("event_type#timestamp", TypeS), Projection: Projection{Type: ProjectAll}},
+			{Name: IndexEventsByStatus, PK: KeyAttr{"user_id", TypeS}, SK: sk("status#timestamp", TypeS), Projection: Projection{Type: ProjectAll}},
 		},
 		Stream:  StreamNewImage,
 		TTLAttr: "ttl",
@@ -226,7 +246,7 @@ var schemas = []TableSchema{
 			"expiration": "N", "insertedAt": "S", "updatedAt": "S",
 		},
 		Indexes: []Index{
-			{Name: "audience", PK: KeyAttr{"audience", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"link"}}},
+			{Name: IndexDelegationsByAudience, PK: KeyAttr{"audience", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"link"}}},
 		},
 	},
 	{
@@ -240,8 +260,8 @@ var schemas = []TableSchema{
 			"insertedAt": "S", "updatedAt": "S",
 		},
 		Indexes: []Index{
-			{Name: "customer", PK: KeyAttr{"customer", TypeS}, SK: sk("provider", TypeS), Projection: Projection{Type: ProjectInclude, NonKey: []string{"cause", "subscription"}}},
-			{Name: "provider", PK: KeyAttr{"provider", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"customer"}}},
+			{Name: IndexSubscriptionsByCustomer, PK: KeyAttr{"customer", TypeS}, SK: sk("provider", TypeS), Projection: Projection{Type: ProjectInclude, NonKey: []string{"cause", "subscription"}}},
+			{Name: IndexSubscriptionsByProvider, PK: KeyAttr{"provider", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"customer"}}},
 		},
 	},
 	{
@@ -255,8 +275,8 @@ var schemas = []TableSchema{
 			"insertedAt": "S", "updatedAt": "S",
 		},
 		Indexes: []Index{
-			{Name: "consumer", PK: KeyAttr{"consumer", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"provider", "subscription"}}},
-			{Name: "provider", PK: KeyAttr{"provider", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"consumer"}}},
+			{Name: IndexConsumersByConsumer, PK: KeyAttr{"consumer", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"provider", "subscription"}}},
+			{Name: IndexConsumersByProvider, PK: KeyAttr{"provider", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"consumer"}}},
 		},
 	},
 	{
@@ -273,9 +293,9 @@ var schemas = []TableSchema{
 			"deletion_requested_at": "N", "last_synced": "N", AttemptAttr: "S",
 		},
 		Indexes: []Index{
-			{Name: "StatusIndex", PK: KeyAttr{"status", TypeS}, SK: sk("allocated_at", TypeN), Projection: Projection{Type: ProjectAll}},
-			{Name: "TrackIndex", PK: KeyAttr{"allocated_to_track", TypeS}, SK: sk("allocated_at", TypeN), Projection: Projection{Type: ProjectAll}},
-			{Name: "IdempotencyIndex", PK: KeyAttr{"idempotency_key", TypeS}, SK: sk("allocated_at", TypeN), Projection: Projection{Type: ProjectAll}},
+			{Name: IndexSandboxesByStatus, PK: KeyAttr{"status", TypeS}, SK: sk("allocated_at", TypeN), Projection: Projection{Type: ProjectAll}},
+			{Name: IndexSandboxesByTrack, PK: KeyAttr{"allocated_to_track", TypeS}, SK: sk("allocated_at", TypeN), Projection: Projection{Type: ProjectAll}},
+			{Name: IndexSandboxesByIdempotency, PK: KeyAttr{"idempotency_key", TypeS}, SK: sk("allocated_at", TypeN), Projection: Projection{Type: ProjectAll}},
 		},
 	},
 }

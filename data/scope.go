@@ -1,67 +1,192 @@
 package data
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Scope describes the set of items one pane lists: the key condition of its
-// Query (table or GSI, partition value, optional sort-key prefix) plus any
-// filter terms. The live tail uses it to decide, from a stream record's new
-// image alone, whether the row belongs in the pane — so a pane can insert,
-// update or remove rows in place instead of re-running its query.
+// Scope is the one description of a set of items a pane lists: everything
+// its read needs — table or GSI, partition key value, sort-key condition,
+// filter terms, order — and a short label for humans. Store.Page reads any
+// scope (a Query, completed with BatchGetItem where the index does not
+// project every attribute; a GetItem when the scope names one whole primary
+// key), Store.Count counts one, and Matches, the live tail's test of
+// whether a stream record's new image belongs in the pane, is derived from
+// the same fields: query and tail agree by construction, not by care.
 //
-// Matches mirrors what DynamoDB itself would return for that Query: an item
-// only appears in a GSI when every key attribute of the index is present with
-// the index's declared type (sparse indexes), so Matches checks that too.
-// Scope is comparable with ==, so a pane can tell whether its scope changed.
+// Build scopes with the constructors (scope_ctors.go): they take index and
+// key names from the schema. Scope is comparable with ==, so a pane can tell
+// whether its scope changed; hence fixed-size arrays, no slices.
 type Scope struct {
 	Table TableID
-	Index string // GSI name; "" queries the base table
+	Index string // GSI name; "" reads the base table
 
-	PKAttr, PKValue  string // partition key equality; PKAttr "" means the whole table
-	SKAttr, SKPrefix string // sort key begins_with; SKPrefix "" means any sort key
+	// PKAttr = PKValue is the key condition's partition part; PKAttr ""
+	// means no key condition (only Via scopes have none).
+	PKAttr, PKValue string
+	// SKAttr SKOp SKValue is the sort-key part (SKAny: none).
+	SKAttr  string
+	SKOp    SKOp
+	SKValue string
 
-	// Extra holds up to two filter terms applied after the key condition
-	// (the FilterExpression of the query). A fixed array rather than a slice
-	// keeps Scope comparable.
-	Extra [2]Cond
+	// Filter holds up to two filter terms, applied by DynamoDB after the
+	// key condition (the FilterExpression): pages can come back short.
+	Filter [2]Cond
+
+	// NewestFirst reads the index backwards (ScanIndexForward=false).
+	NewestFirst bool
+
+	// Via, when not ViaKey, says the items are found another way than by a
+	// key condition of their own table (contexts have no project index).
+	Via Via
+
+	// Label is the scope for a title: "project p-1", "user u-1 · type
+	// order.*". Raw tenant data: sanitise before it reaches the screen.
+	Label string
 }
 
-// Cond is one filter term: the string attribute Attr equals Value, or begins
-// with it when Prefix is set. A zero Cond (Attr "") is ignored.
+// SKOp is a scope's sort-key condition.
+type SKOp uint8
+
+const (
+	SKAny        SKOp = iota // no sort-key condition
+	SKEqual                  // sort key = value
+	SKBeginsWith             // begins_with(sort key, value)
+)
+
+// Via says how Store.Page finds a scope's items.
+type Via uint8
+
+const (
+	// ViaKey: a Query on Table/Index, or a GetItem when the scope names a
+	// whole primary key of the base table.
+	ViaKey Via = iota
+	// ViaProjectSessions: browser contexts, read by the ids that a
+	// project's sessions name (docs/SCHEMAS.md). Filter[0] is
+	// projectId = the project; a context row belongs to the scope when it
+	// names the project itself (the membership the live tail can test).
+	ViaProjectSessions
+)
+
+// Cond is one filter term on a string attribute: it equals Value, or begins
+// with it when Prefix is set. A zero Cond (Attr "") is no term.
 type Cond struct {
 	Attr   string
 	Value  string
 	Prefix bool
 }
 
-// Matches reports whether item (typically a stream record's NEW image) falls
-// in the scope. A nil or empty item never matches, so a REMOVE record (no new
-// image) always takes its row out of a pane. It never panics on malformed
-// items: a key attribute of the wrong type simply does not match, exactly as
-// DynamoDB would leave such an item out of the index.
+// Projection is what the scope's table or index holds of each item: ALL
+// for the base table, else the index's projection. Store.Page completes
+// KEYS_ONLY and INCLUDE reads with BatchGetItem.
+func (s Scope) Projection() Projection {
+	if s.Index == "" {
+		return Projection{Type: ProjectAll}
+	}
+	if ix, ok := s.index(); ok {
+		return ix.Projection
+	}
+	return Projection{Type: ProjectAll}
+}
+
+// IsGet reports whether the scope is one item by its whole primary key
+// (GetItem, consistent): the base table, partition key given and, where
+// the table has a sort key, the sort key by equality.
+func (s Scope) IsGet() bool {
+	if s.Via != ViaKey || s.Index != "" || s.PKAttr == "" {
+		return false
+	}
+	schema, ok := Schema(s.Table)
+	if !ok {
+		return false
+	}
+	return schema.SK == nil || (s.SKOp == SKEqual && s.SKAttr == schema.SK.Name)
+}
+
+// getKey is the primary key an IsGet scope names.
+func (s Scope) getKey() Item {
+	k := Item{s.PKAttr: s.pkValue()}
+	if s.SKOp == SKEqual {
+		k[s.SKAttr] = s.skValue()
+	}
+	return k
+}
+
+func (s Scope) index() (Index, bool) {
+	schema, ok := Schema(s.Table)
+	if !ok {
+		return Index{}, false
+	}
+	return schema.Index(s.Index)
+}
+
+// keyType is the declared type of a key attribute of the scope's table or
+// index (S when the schema does not say).
+func (s Scope) keyType(attr string) AttrType {
+	schema, ok := Schema(s.Table)
+	if !ok {
+		return TypeS
+	}
+	keys := []KeyAttr{schema.PK}
+	if schema.SK != nil {
+		keys = append(keys, *schema.SK)
+	}
+	if ix, ok := schema.Index(s.Index); ok {
+		keys = append(keys, ix.PK)
+		if ix.SK != nil {
+			keys = append(keys, *ix.SK)
+		}
+	}
+	for _, k := range keys {
+		if k.Name == attr {
+			return k.Type
+		}
+	}
+	return TypeS
+}
+
+// keyValue is text as the AttributeValue of a key attribute: what the query
+// sends and what Matches compares against.
+func keyValue(t AttrType, v string) types.AttributeValue {
+	switch t {
+	case TypeN:
+		return &types.AttributeValueMemberN{Value: v}
+	case TypeB:
+		return &types.AttributeValueMemberB{Value: []byte(v)}
+	}
+	return &types.AttributeValueMemberS{Value: v}
+}
+
+func (s Scope) pkValue() types.AttributeValue { return keyValue(s.keyType(s.PKAttr), s.PKValue) }
+func (s Scope) skValue() types.AttributeValue { return keyValue(s.keyType(s.SKAttr), s.SKValue) }
+
+// Matches reports whether item (typically a stream record's NEW image) is
+// one the scope's read would return — with the same values the read sends,
+// compared the way DynamoDB compares them. A nil or empty item never
+// matches, so a REMOVE record (no new image) always takes its row out of a
+// pane. It never panics on malformed items: a key attribute of the wrong
+// type keeps the item out of a GSI (sparse indexes), exactly as DynamoDB
+// does, and a filter term on a string never matches a number.
 func (s Scope) Matches(item map[string]types.AttributeValue) bool {
-	if len(item) == 0 {
+	if len(item) == 0 || !s.inIndex(item) {
 		return false
 	}
-	if !s.inIndex(item) {
+	if s.PKAttr != "" && !EqualValues(item[s.PKAttr], s.pkValue()) {
 		return false
 	}
-	if s.PKAttr != "" {
-		v, ok := keyString(item[s.PKAttr])
-		if !ok || v != s.PKValue {
+	switch s.SKOp {
+	case SKEqual:
+		if !EqualValues(item[s.SKAttr], s.skValue()) {
+			return false
+		}
+	case SKBeginsWith:
+		if !beginsWith(item[s.SKAttr], s.skValue()) {
 			return false
 		}
 	}
-	if s.SKAttr != "" && s.SKPrefix != "" {
-		v, ok := item[s.SKAttr].(*types.AttributeValueMemberS)
-		if !ok || !strings.HasPrefix(v.Value, s.SKPrefix) {
-			return false
-		}
-	}
-	for _, c := range s.Extra {
+	for _, c := range s.Filter {
 		if c.Attr != "" && !c.holds(item) {
 			return false
 		}
@@ -76,32 +201,38 @@ func (s Scope) inIndex(item map[string]types.AttributeValue) bool {
 	if s.Index == "" {
 		return true
 	}
-	schema, ok := Schema(s.Table)
-	if !ok {
-		return true
-	}
-	ix, ok := schema.Index(s.Index)
+	ix, ok := s.index()
 	if !ok {
 		return true
 	}
 	if !hasKeyType(item[ix.PK.Name], ix.PK.Type) {
 		return false
 	}
-	if ix.SK != nil && !hasKeyType(item[ix.SK.Name], ix.SK.Type) {
-		return false
-	}
-	return true
+	return ix.SK == nil || hasKeyType(item[ix.SK.Name], ix.SK.Type)
 }
 
+// holds evaluates the term as the FilterExpression does: "=" or
+// begins_with against a string value.
 func (c Cond) holds(item map[string]types.AttributeValue) bool {
-	v, ok := keyString(item[c.Attr])
-	if !ok {
-		return false
-	}
+	want := S(c.Value)
 	if c.Prefix {
-		return strings.HasPrefix(v, c.Value)
+		return beginsWith(item[c.Attr], want)
 	}
-	return v == c.Value
+	return EqualValues(item[c.Attr], want)
+}
+
+// beginsWith is DynamoDB's begins_with: a string or binary of the same
+// type as the prefix.
+func beginsWith(v, prefix types.AttributeValue) bool {
+	switch p := prefix.(type) {
+	case *types.AttributeValueMemberS:
+		x, ok := v.(*types.AttributeValueMemberS)
+		return ok && strings.HasPrefix(x.Value, p.Value)
+	case *types.AttributeValueMemberB:
+		x, ok := v.(*types.AttributeValueMemberB)
+		return ok && bytes.HasPrefix(x.Value, p.Value)
+	}
+	return false
 }
 
 // hasKeyType reports whether v is a scalar of the given key type.
@@ -117,191 +248,96 @@ func hasKeyType(v types.AttributeValue, t AttrType) bool {
 	return false
 }
 
-// keyString reads a string or number attribute as the text a key condition
-// compares against. Other types have no such text and never match.
-func keyString(v types.AttributeValue) (string, bool) {
-	switch x := v.(type) {
-	case *types.AttributeValueMemberS:
-		return x.Value, true
-	case *types.AttributeValueMemberN:
-		return x.Value, true
+// Fixes reports whether every item of the scope has attr = value by the
+// scope's own condition (the partition key, a sort key or filter term by
+// equality): a column showing attr would repeat the title on every row.
+func (s Scope) Fixes(attr string) (value string, ok bool) {
+	switch {
+	case attr == "":
+		return "", false
+	case s.PKAttr == attr:
+		return s.PKValue, true
+	case s.SKOp == SKEqual && s.SKAttr == attr:
+		return s.SKValue, true
+	}
+	for _, c := range s.Filter {
+		if c.Attr == attr && !c.Prefix {
+			return c.Value, true
+		}
 	}
 	return "", false
 }
 
-// String renders the scope for a pane title, e.g.
-// "sessions · projectId=p-1" or "events · user_id=u-1 · event_type#timestamp^=order.".
-// The result is raw data (tenant values included): pass it through the
-// sanitiser before it reaches the screen.
+// SortAttr is the attribute the scope's rows come ordered by (the index's
+// sort key), "" when the read has no order (a GetItem, an index without a
+// sort key, a Via scope).
+func (s Scope) SortAttr() string {
+	if s.Via != ViaKey || s.IsGet() || s.PKAttr == "" {
+		return ""
+	}
+	schema, ok := Schema(s.Table)
+	if !ok {
+		return ""
+	}
+	if s.Index == "" {
+		if schema.SK == nil {
+			return ""
+		}
+		return schema.SK.Name
+	}
+	if ix, ok := schema.Index(s.Index); ok && ix.SK != nil {
+		return ix.SK.Name
+	}
+	return ""
+}
+
+// Operation names the read the way the operator can check it: "Query on
+// StatusIndex", "GetItem on sessions".
+func (s Scope) Operation() string {
+	switch {
+	case s.Table == "":
+		return "DynamoDB"
+	case s.Via == ViaProjectSessions:
+		return "Query for " + string(s.Table)
+	case s.Index != "":
+		return "Query on " + s.Index
+	case s.IsGet():
+		return "GetItem on " + string(s.Table)
+	}
+	return "Query on " + string(s.Table)
+}
+
+// String renders the scope's conditions, e.g. "events · user_id=u-1 ·
+// event_type#timestamp^=order.", for logs and test messages. The result is
+// raw data (tenant values included): sanitise it before it reaches the
+// screen.
 func (s Scope) String() string {
 	var b strings.Builder
 	b.WriteString(string(s.Table))
+	term := func(attr, op, value string) {
+		b.WriteString(" · ")
+		b.WriteString(attr)
+		b.WriteString(op)
+		b.WriteString(value)
+	}
 	if s.PKAttr != "" {
-		b.WriteString(" · ")
-		b.WriteString(s.PKAttr)
-		b.WriteString("=")
-		b.WriteString(s.PKValue)
+		term(s.PKAttr, "=", s.PKValue)
 	}
-	if s.SKAttr != "" && s.SKPrefix != "" {
-		b.WriteString(" · ")
-		b.WriteString(s.SKAttr)
-		b.WriteString("^=")
-		b.WriteString(s.SKPrefix)
+	switch s.SKOp {
+	case SKEqual:
+		term(s.SKAttr, "=", s.SKValue)
+	case SKBeginsWith:
+		term(s.SKAttr, "^=", s.SKValue)
 	}
-	for _, c := range s.Extra {
+	for _, c := range s.Filter {
 		if c.Attr == "" {
 			continue
 		}
-		b.WriteString(" · ")
-		b.WriteString(c.Attr)
+		op := "="
 		if c.Prefix {
-			b.WriteString("^=")
-		} else {
-			b.WriteString("=")
+			op = "^="
 		}
-		b.WriteString(c.Value)
+		term(c.Attr, op, c.Value)
 	}
 	return b.String()
-}
-
-// The constructors below mirror the list queries of the panes one for one.
-// Attribute and index names come from the schemas, so a schema change that
-// renames an index breaks these at the same place it breaks the queries.
-
-func indexScope(t TableID, index, pkValue, skPrefix string) Scope {
-	ix, ok := MustSchema(t).Index(index)
-	if !ok {
-		panic("data: table " + string(t) + " has no index " + index)
-	}
-	s := Scope{Table: t, Index: index, PKAttr: ix.PK.Name, PKValue: pkValue}
-	if ix.SK != nil {
-		s.SKAttr, s.SKPrefix = ix.SK.Name, skPrefix
-	}
-	return s
-}
-
-func baseScope(t TableID, pkValue, skPrefix string) Scope {
-	schema := MustSchema(t)
-	s := Scope{Table: t, PKAttr: schema.PK.Name, PKValue: pkValue}
-	if schema.SK != nil {
-		s.SKAttr, s.SKPrefix = schema.SK.Name, skPrefix
-	}
-	return s
-}
-
-// SessionsByProject: projectId-createdAt-index, projectId = id.
-func SessionsByProject(projectID string) Scope {
-	return indexScope(TableSessions, "projectId-createdAt-index", projectID, "")
-}
-
-// SessionsByStatus: status-expiresAt-index, status = s. The index is sparse on
-// expiresAt, so a session without a numeric expiresAt is not in it.
-func SessionsByStatus(status string) Scope {
-	return indexScope(TableSessions, "status-expiresAt-index", status, "")
-}
-
-// SessionByID: the one session with sessionId = id (`:session <id>`).
-func SessionByID(sessionID string) Scope {
-	return baseScope(TableSessions, sessionID, "")
-}
-
-// APIKeysByProject: projectId-index, projectId = id.
-func APIKeysByProject(projectID string) Scope {
-	return indexScope(TableAPIKeys, "projectId-index", projectID, "")
-}
-
-// RunsByUser: base table, PK = "USER#"+id and SK begins_with "RUN#".
-func RunsByUser(userID string) Scope {
-	return baseScope(TableGraphRuns, "USER#"+userID, "RUN#")
-}
-
-// RunByID: GSI1, GSI1PK = "RUN#"+id.
-func RunByID(runID string) Scope {
-	return indexScope(TableGraphRuns, "GSI1", "RUN#"+runID, "")
-}
-
-// EventsByUser: base table, user_id = id (newest first by timestamp#event_id).
-func EventsByUser(userID string) Scope {
-	return baseScope(TableEvents, userID, "")
-}
-
-// EventsByType: EventTypeIndex, user_id = id and event_type#timestamp
-// begins_with prefix.
-func EventsByType(userID, typePrefix string) Scope {
-	return indexScope(TableEvents, "EventTypeIndex", userID, typePrefix)
-}
-
-// EventsByStatus: StatusIndex, user_id = id and status#timestamp begins_with
-// prefix.
-func EventsByStatus(userID, statusPrefix string) Scope {
-	return indexScope(TableEvents, "StatusIndex", userID, statusPrefix)
-}
-
-// EventsFor is the scope of `:inbox <user> [type=P] [status=P]`: the type
-// index when a type prefix is given (the status prefix, if any, becomes a
-// filter term on status#timestamp), else the status index, else the table.
-func EventsFor(userID, typePrefix, statusPrefix string) Scope {
-	switch {
-	case typePrefix != "":
-		s := EventsByType(userID, typePrefix)
-		if statusPrefix != "" {
-			s.Extra[0] = Cond{Attr: "status#timestamp", Value: statusPrefix, Prefix: true}
-		}
-		return s
-	case statusPrefix != "":
-		return EventsByStatus(userID, statusPrefix)
-	}
-	return EventsByUser(userID)
-}
-
-// DelegationsByAudience: the audience index, audience = did.
-func DelegationsByAudience(audience string) Scope {
-	return indexScope(TableDelegations, "audience", audience, "")
-}
-
-// SubscriptionsByCustomer: the customer index, customer = did.
-func SubscriptionsByCustomer(customer string) Scope {
-	return indexScope(TableSubscriptions, "customer", customer, "")
-}
-
-// SubscriptionsByCustomerProvider: the customer index narrowed to one
-// provider (Store.SubscriptionsByCustomer with a provider: SK equality,
-// expressed as a filter term since Scope's sort-key condition is a prefix).
-func SubscriptionsByCustomerProvider(customer, provider string) Scope {
-	s := SubscriptionsByCustomer(customer)
-	if provider != "" {
-		s.Extra[0] = Cond{Attr: "provider", Value: provider}
-	}
-	return s
-}
-
-// SubscriptionsByProvider: the provider index, provider = did.
-func SubscriptionsByProvider(provider string) Scope {
-	return indexScope(TableSubscriptions, "provider", provider, "")
-}
-
-// ConsumersByProvider: the provider index, provider = did.
-func ConsumersByProvider(provider string) Scope {
-	return indexScope(TableConsumers, "provider", provider, "")
-}
-
-// ConsumersByConsumer: the consumer index, consumer = did.
-func ConsumersByConsumer(consumer string) Scope {
-	return indexScope(TableConsumers, "consumer", consumer, "")
-}
-
-// SandboxesByStatus: StatusIndex, status = s (sparse on allocated_at, which
-// the broker sets to 0 for unallocated sandboxes for exactly this reason).
-func SandboxesByStatus(status string) Scope {
-	return indexScope(TableSandboxes, "StatusIndex", status, "")
-}
-
-// SandboxesByTrack: TrackIndex, allocated_to_track = track.
-func SandboxesByTrack(track string) Scope {
-	return indexScope(TableSandboxes, "TrackIndex", track, "")
-}
-
-// SandboxesByIdempotencyKey: IdempotencyIndex, idempotency_key = key.
-func SandboxesByIdempotencyKey(key string) Scope {
-	return indexScope(TableSandboxes, "IdempotencyIndex", key, "")
 }

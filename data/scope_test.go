@@ -99,7 +99,10 @@ func TestScopeMatches(t *testing.T) {
 		{"empty item never matches", SessionsByProject("p1"), Item{}, false},
 		{"bool where a key should be", SessionByID("true"), scItem("sessionId", scB(true)), false},
 		{"nil attribute value", SessionByID("x"), Item{"sessionId": nil}, false},
-		{"numeric partition value compares as text", Scope{Table: TableSandboxes, PKAttr: "n", PKValue: "42"}, scItem("n", scN("42")), true},
+		// The query sends the value with the key's declared type, and
+		// DynamoDB's "=" compares types: a number never equals a string.
+		{"number where the query sends a string never matches", Scope{Table: TableSandboxes, PKAttr: "n", PKValue: "42"}, scItem("n", scN("42")), false},
+		{"filter term on a string: a number of the same text is not equal", ContextsOfProject("42"), scItem("contextId", scS("c"), "projectId", scN("42")), false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package data
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -34,11 +35,11 @@ type Page[T any] struct {
 	Consumed float64
 }
 
-// Store runs the access patterns of the five services against one
-// connection. Every list method is a paginated Query (never a Scan) and
-// returns whole items: where an index projects only keys or an INCLUDE list,
-// the rest of each item is fetched with BatchGetItem, in the query's order.
-// A Store is safe for concurrent use.
+// Store reads the five services' tables through one connection. Every list
+// is a paginated Query of a Scope (Page; never a Scan) and returns whole
+// items: where an index projects only keys or an INCLUDE list, the rest of
+// each item is fetched with BatchGetItem, in the query's order. The one
+// Scan is ScanTable, explicit. A Store is safe for concurrent use.
 type Store struct {
 	conn   *Conn
 	tables Tables
@@ -94,6 +95,11 @@ func (s *Store) wrap(op string, table TableID, index string, err error) error {
 // read (the detail view and the guarded actions want the current state, not
 // a replica's). found is false when no such item exists.
 func (s *Store) GetItem(ctx context.Context, table TableID, key Item) (item Item, found bool, err error) {
+	item, found, _, err = s.getItem(ctx, table, key)
+	return item, found, err
+}
+
+func (s *Store) getItem(ctx context.Context, table TableID, key Item) (item Item, found bool, consumed float64, err error) {
 	out, err := s.conn.DB.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:              aws.String(s.tables.Name(table)),
 		Key:                    key,
@@ -101,21 +107,26 @@ func (s *Store) GetItem(ctx context.Context, table TableID, key Item) (item Item
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 	})
 	if err != nil {
-		return nil, false, s.wrap("GetItem", table, "", err)
+		return nil, false, 0, s.wrap("GetItem", table, "", err)
 	}
-	s.addConsumed(capacityUnits(out.ConsumedCapacity))
+	consumed = capacityUnits(out.ConsumedCapacity)
+	s.addConsumed(consumed)
 	if out.Item == nil {
-		return nil, false, nil
+		return nil, false, consumed, nil
 	}
-	return out.Item, true, nil
+	return out.Item, true, consumed, nil
 }
 
-// getRecord is GetItem decoded.
-func getRecord[T any](ctx context.Context, s *Store, table TableID, key Item, decode func(Item) T) (T, bool, error) {
-	var zero T
+// Get reads any record by table and key, decoded (consistent read). The
+// action layer uses it to re-read the item it is about to change.
+func (s *Store) Get(ctx context.Context, table TableID, key Item) (Record, bool, error) {
 	it, found, err := s.GetItem(ctx, table, key)
 	if err != nil || !found {
-		return zero, false, err
+		return nil, false, err
 	}
-	return decode(it), true, nil
+	r := Decode(table, it)
+	if r == nil {
+		return nil, false, fmt.Errorf("data: unknown table %q", table)
+	}
+	return r, true, nil
 }

@@ -67,10 +67,10 @@ func TestMalformedRowsComeBackWholeAndFlagged(t *testing.T) {
 	db.put(TableSessions, huge, deep, wrong, esc, noProject)
 
 	byProject, _, _ := pageAll(t, 2, func(r PageRequest) (Page[Session], error) {
-		return db.store.SessionsByProject(ctx, "proj-m", r)
+		return typed[Session](db.store.Page(ctx, SessionsByProject("proj-m"), r))
 	})
 	byStatus, _, _ := pageAll(t, 2, func(r PageRequest) (Page[Session], error) {
-		return db.store.SessionsByStatus(ctx, "RUNNING", r) // KEYS_ONLY + BatchGet path
+		return typed[Session](db.store.Page(ctx, SessionsByStatus("RUNNING"), r)) // KEYS_ONLY + BatchGet path
 	})
 	if len(byProject) != 4 || len(byStatus) != 5 {
 		t.Fatalf("by project %d (want 4), by status %d (want 5)", len(byProject), len(byStatus))
@@ -121,7 +121,7 @@ func TestMalformedRowsComeBackWholeAndFlagged(t *testing.T) {
 		}
 	}
 
-	np, found, err := db.store.Session(ctx, "sess_noproj")
+	np, found, err := getOne[Session](db.store, ctx, SessionByID("sess_noproj"))
 	if err != nil || !found {
 		t.Fatalf("Session(sess_noproj): %v %v", found, err)
 	}
@@ -140,7 +140,7 @@ func TestMalformedSandboxStillListed(t *testing.T) {
 	it["lab_duration_hours"] = str("2")
 	it["deletion_retry_count"] = &types.AttributeValueMemberNULL{Value: true}
 	db.put(TableSandboxes, it)
-	p, err := db.store.SandboxesByTrack(ctx, "track-9", PageRequest{})
+	p, err := typed[Sandbox](db.store.Page(ctx, SandboxesByTrack("track-9"), PageRequest{}))
 	if err != nil || len(p.Items) != 1 {
 		t.Fatalf("%v %v", p.Items, err)
 	}

@@ -63,7 +63,7 @@ func TestSessionsByProjectNewestFirstAcrossPages(t *testing.T) {
 	db.put(TableSessions, items...)
 
 	got, pages, consumed := pageAll(t, 5, func(r PageRequest) (Page[Session], error) {
-		return db.store.SessionsByProject(ctx, "proj-a", r)
+		return typed[Session](db.store.Page(ctx, SessionsByProject("proj-a"), r))
 	})
 	if strings.Join(ids(got), ",") != strings.Join(want, ",") {
 		t.Fatalf("order/content:\n got %v\nwant %v", ids(got), want)
@@ -101,7 +101,7 @@ func TestSessionsByStatusCompletesKeysOnlyIndexInExpiryOrder(t *testing.T) {
 	db.put(TableSessions, append(items, stopped, noTTL)...)
 
 	got, pages, _ := pageAll(t, 4, func(r PageRequest) (Page[Session], error) {
-		return db.store.SessionsByStatus(ctx, "RUNNING", r)
+		return typed[Session](db.store.Page(ctx, SessionsByStatus("RUNNING"), r))
 	})
 	if len(got) != 17 || pages < 5 {
 		t.Fatalf("got %d sessions in %d pages, want 17 in ≥5 (the one without expiresAt is not indexed)", len(got), pages)
@@ -120,7 +120,7 @@ func TestSessionsByStatusCompletesKeysOnlyIndexInExpiryOrder(t *testing.T) {
 		}
 	}
 
-	st, err := db.store.SessionsByStatus(ctx, "STOPPED", PageRequest{})
+	st, err := typed[Session](db.store.Page(ctx, SessionsByStatus("STOPPED"), PageRequest{}))
 	if err != nil || len(st.Items) != 1 {
 		t.Fatalf("STOPPED: %v %v", st.Items, err)
 	}
@@ -156,31 +156,27 @@ func TestSessionProjectAPIKeysAndContexts(t *testing.T) {
 	keys = append(keys, Item{"apiKeyHash": str("hashB"), "projectId": str("proj-b")})
 	db.put(TableAPIKeys, keys...)
 
-	s, found, err := db.store.Session(ctx, "sess_3")
+	s, found, err := getOne[Session](db.store, ctx, SessionByID("sess_3"))
 	if err != nil || !found || s.ContextID != "ctx_2" {
 		t.Fatalf("Session: %v %v %v", s.SessionID, found, err)
 	}
-	if _, found, err := db.store.Session(ctx, "nope"); found || err != nil {
+	if _, found, err := getOne[Session](db.store, ctx, SessionByID("nope")); found || err != nil {
 		t.Fatalf("missing session: found %v err %v", found, err)
 	}
 
-	p, found, err := db.store.Project(ctx, "proj-a")
+	p, found, err := getOne[Project](db.store, ctx, ProjectByID("proj-a"))
 	if err != nil || !found || p.DefaultTimeout != time.Hour || p.Concurrency.String() != "5" {
 		t.Fatalf("Project: %+v %v %v", p, found, err)
 	}
-	ps, err := db.store.Projects(ctx, []string{"proj-b", "missing", "proj-a"})
-	if err != nil || strings.Join(ids(ps.Items), ",") != "proj-b,proj-a" || ps.Next != nil {
-		t.Fatalf("Projects: %v %v", ids(ps.Items), err)
-	}
 
 	ks, pages, _ := pageAll(t, 3, func(r PageRequest) (Page[APIKey], error) {
-		return db.store.APIKeysByProject(ctx, "proj-a", r)
+		return typed[APIKey](db.store.Page(ctx, APIKeysByProject("proj-a"), r))
 	})
 	if len(ks) != 7 || pages < 3 || ks[0].ProjectIDs[0] != "proj-b" {
 		t.Fatalf("APIKeysByProject: %d keys in %d pages", len(ks), pages)
 	}
 
-	cs, err := db.store.ContextsByProject(ctx, "proj-a", PageRequest{Limit: 10})
+	cs, err := typed[BrowserContext](db.store.Page(ctx, ContextsOfProject("proj-a"), PageRequest{Limit: 10}))
 	if err != nil {
 		t.Fatal(Describe(err))
 	}
@@ -193,7 +189,7 @@ func TestSessionProjectAPIKeysAndContexts(t *testing.T) {
 	}
 	// One context a page: the sessions cursor must not skip any context.
 	small, pages, _ := pageAll(t, 1, func(r PageRequest) (Page[BrowserContext], error) {
-		return db.store.ContextsByProject(ctx, "proj-a", r)
+		return typed[BrowserContext](db.store.Page(ctx, ContextsOfProject("proj-a"), r))
 	})
 	union := map[string]bool{}
 	for _, c := range small {
@@ -202,7 +198,7 @@ func TestSessionProjectAPIKeysAndContexts(t *testing.T) {
 	if len(union) != 2 || !union["ctx_1"] || !union["ctx_2"] || pages < 3 {
 		t.Fatalf("limit 1: %v in %d pages", ids(small), pages)
 	}
-	c, found, err := db.store.BrowserContext(ctx, "ctx_unused")
+	c, found, err := getOne[BrowserContext](db.store, ctx, ContextByID("ctx_unused"))
 	if err != nil || !found || c.ProjectID != "proj-a" {
 		t.Fatalf("BrowserContext: %v %v %v", c, found, err)
 	}
@@ -227,7 +223,7 @@ func TestGraphRunsByUserAndByRunID(t *testing.T) {
 	db.put(TableGraphRuns, items...)
 
 	got, pages, _ := pageAll(t, 4, func(r PageRequest) (Page[GraphRun], error) {
-		return db.store.RunsByUser(ctx, "12345", r)
+		return typed[GraphRun](db.store.Page(ctx, RunsByUser("12345"), r))
 	})
 	if strings.Join(ids(got), ",") != strings.Join(want, ",") || pages < 3 {
 		t.Fatalf("RunsByUser (%d pages):\n got %v\nwant %v", pages, ids(got), want)
@@ -235,11 +231,11 @@ func TestGraphRunsByUserAndByRunID(t *testing.T) {
 	if got[0].UserID() != "12345" || got[0].NodeCount.String() != "10" {
 		t.Errorf("newest run: %+v", got[0])
 	}
-	r, found, err := db.store.RunByID(ctx, "run03")
+	r, found, err := getOne[GraphRun](db.store, ctx, RunByID("run03"))
 	if err != nil || !found || r.UserID() != "12345" || r.NodeCount.String() != "3" || r.Environment != "prod" {
 		t.Fatalf("RunByID: %+v %v %v", r, found, err)
 	}
-	if _, found, err := db.store.RunByID(ctx, "nope"); found || err != nil {
+	if _, found, err := getOne[GraphRun](db.store, ctx, RunByID("nope")); found || err != nil {
 		t.Fatalf("RunByID(nope): %v %v", found, err)
 	}
 }
@@ -257,7 +253,7 @@ func TestEventsByUserTypeAndStatus(t *testing.T) {
 	db.put(TableEvents, items...)
 
 	all, pages, _ := pageAll(t, 10, func(r PageRequest) (Page[Event], error) {
-		return db.store.EventsByUser(ctx, "user-1", r)
+		return typed[Event](db.store.Page(ctx, EventsByUser("user-1"), r))
 	})
 	if len(all) != 36 || pages < 4 || all[0].EventID != "e35" || all[35].EventID != "e00" {
 		t.Fatalf("EventsByUser: %d in %d pages, first %s last %s", len(all), pages, all[0].EventID, all[len(all)-1].EventID)
@@ -271,10 +267,10 @@ func TestEventsByUserTypeAndStatus(t *testing.T) {
 	// "user.created" as a prefix also matches "user.created_v2"; with the
 	// "#" separator only the exact type.
 	loose, _, _ := pageAll(t, 5, func(r PageRequest) (Page[Event], error) {
-		return db.store.EventsByType(ctx, "user-1", "user.created", r)
+		return typed[Event](db.store.Page(ctx, EventsByType("user-1", "user.created"), r))
 	})
 	exact, pages, _ := pageAll(t, 5, func(r PageRequest) (Page[Event], error) {
-		return db.store.EventsByType(ctx, "user-1", "user.created#", r)
+		return typed[Event](db.store.Page(ctx, EventsByType("user-1", "user.created#"), r))
 	})
 	if len(loose) != 24 || len(exact) != 12 || pages < 3 {
 		t.Fatalf("EventsByType: loose %d exact %d (%d pages)", len(loose), len(exact), pages)
@@ -286,7 +282,7 @@ func TestEventsByUserTypeAndStatus(t *testing.T) {
 	}
 
 	failed, _, _ := pageAll(t, 4, func(r PageRequest) (Page[Event], error) {
-		return db.store.EventsByStatus(ctx, "user-1", "failed", r)
+		return typed[Event](db.store.Page(ctx, EventsByStatus("user-1", "failed"), r))
 	})
 	if len(failed) != 9 {
 		t.Fatalf("EventsByStatus(failed) = %d", len(failed))
@@ -298,7 +294,7 @@ func TestEventsByUserTypeAndStatus(t *testing.T) {
 	}
 	// Type and status together: EventTypeIndex plus a status filter.
 	both, _, _ := pageAll(t, 4, func(r PageRequest) (Page[Event], error) {
-		return db.store.EventsMatching(ctx, "user-1", "user.created#", "failed#", r)
+		return typed[Event](db.store.Page(ctx, EventsFor("user-1", "user.created#", "failed#"), r))
 	})
 	for _, e := range both {
 		if e.EventType != "user.created" || e.Status != "failed" {
@@ -309,15 +305,15 @@ func TestEventsByUserTypeAndStatus(t *testing.T) {
 		t.Fatalf("EventsMatching(user.created#, failed#) = %d events", len(both))
 	}
 	if m, _, _ := pageAll(t, 50, func(r PageRequest) (Page[Event], error) {
-		return db.store.EventsMatching(ctx, "user-1", "", "", r)
+		return typed[Event](db.store.Page(ctx, EventsFor("user-1", "", ""), r))
 	}); len(m) != 36 {
 		t.Fatalf("EventsMatching with no prefixes = %d", len(m))
 	}
-	none, err := db.store.EventsByStatus(ctx, "user-1", "nosuch", PageRequest{})
+	none, err := typed[Event](db.store.Page(ctx, EventsByStatus("user-1", "nosuch"), PageRequest{}))
 	if err != nil || len(none.Items) != 0 || none.Next != nil {
 		t.Fatalf("no match: %v %v", none.Items, err)
 	}
-	e, found, err := db.store.Event(ctx, "user-1", all[0].SortKey)
+	e, found, err := getOne[Event](db.store, ctx, EventByKey("user-1", all[0].SortKey))
 	if err != nil || !found || e.EventID != "e35" {
 		t.Fatalf("Event: %v %v %v", e.EventID, found, err)
 	}
@@ -334,7 +330,7 @@ func TestDelegationsSubscriptionsConsumersCompleteIncludeIndexes(t *testing.T) {
 	dels = append(dels, Item{"link": str("bafyother"), "audience": str("did:web:else")})
 	db.put(TableDelegations, dels...)
 	got, pages, _ := pageAll(t, 4, func(r PageRequest) (Page[Delegation], error) {
-		return db.store.DelegationsByAudience(ctx, "did:web:up.storage", r)
+		return typed[Delegation](db.store.Page(ctx, DelegationsByAudience("did:web:up.storage"), r))
 	})
 	if len(got) != 13 || pages < 4 {
 		t.Fatalf("DelegationsByAudience: %d in %d pages", len(got), pages)
@@ -350,7 +346,7 @@ func TestDelegationsSubscriptionsConsumersCompleteIncludeIndexes(t *testing.T) {
 			t.Fatalf("delegation not whole: %v", d.Raw)
 		}
 	}
-	if d, found, err := db.store.Delegation(ctx, "bafy03"); err != nil || !found || d.Cause != "bafycause" {
+	if d, found, err := getOne[Delegation](db.store, ctx, DelegationByLink("bafy03")); err != nil || !found || d.Cause != "bafycause" {
 		t.Fatalf("Delegation: %v %v %v", d, found, err)
 	}
 
@@ -366,7 +362,7 @@ func TestDelegationsSubscriptionsConsumersCompleteIncludeIndexes(t *testing.T) {
 	db.put(TableConsumers, cons...)
 
 	byCust, pages, _ := pageAll(t, 2, func(r PageRequest) (Page[Subscription], error) {
-		return db.store.SubscriptionsByCustomer(ctx, "did:mailto:alice", "", r)
+		return typed[Subscription](db.store.Page(ctx, SubscriptionsByCustomerProvider("did:mailto:alice", ""), r))
 	})
 	if len(byCust) != 9 || pages < 3 {
 		t.Fatalf("SubscriptionsByCustomer: %d in %d pages", len(byCust), pages)
@@ -379,33 +375,33 @@ func TestDelegationsSubscriptionsConsumersCompleteIncludeIndexes(t *testing.T) {
 	if byCust[0].InsertedAt.IsZero() {
 		t.Errorf("subscription not completed (insertedAt is not in the INCLUDE list): %v", byCust[0].Raw)
 	}
-	one, err := db.store.SubscriptionsByCustomer(ctx, "did:mailto:alice", "did:web:p1", PageRequest{})
+	one, err := typed[Subscription](db.store.Page(ctx, SubscriptionsByCustomerProvider("did:mailto:alice", "did:web:p1"), PageRequest{}))
 	if err != nil || len(one.Items) != 3 {
 		t.Fatalf("by customer and provider: %d %v", len(one.Items), err)
 	}
 	byProv, _, _ := pageAll(t, 2, func(r PageRequest) (Page[Subscription], error) {
-		return db.store.SubscriptionsByProvider(ctx, "did:web:p2", r)
+		return typed[Subscription](db.store.Page(ctx, SubscriptionsByProvider("did:web:p2"), r))
 	})
 	if len(byProv) != 3 || byProv[0].Cause != "bafyc" {
 		t.Fatalf("SubscriptionsByProvider: %v", byProv)
 	}
-	if sub, found, err := db.store.Subscription(ctx, "sub4", "did:web:p1"); err != nil || !found || sub.Customer != "did:mailto:alice" {
+	if sub, found, err := getOne[Subscription](db.store, ctx, SubscriptionByKey("sub4", "did:web:p1")); err != nil || !found || sub.Customer != "did:mailto:alice" {
 		t.Fatalf("Subscription: %v %v %v", sub, found, err)
 	}
 
 	byCons, pages, _ := pageAll(t, 4, func(r PageRequest) (Page[Consumer], error) {
-		return db.store.ConsumersByConsumer(ctx, "did:key:space1", r)
+		return typed[Consumer](db.store.Page(ctx, ConsumersByConsumer("did:key:space1"), r))
 	})
 	if len(byCons) != 9 || pages < 3 || byCons[0].UpdatedAt.IsZero() || byCons[0].Cause == "" {
 		t.Fatalf("ConsumersByConsumer: %d in %d pages, %v", len(byCons), pages, byCons[0].Raw)
 	}
 	consProv, _, _ := pageAll(t, 2, func(r PageRequest) (Page[Consumer], error) {
-		return db.store.ConsumersByProvider(ctx, "did:web:p0", r)
+		return typed[Consumer](db.store.Page(ctx, ConsumersByProvider("did:web:p0"), r))
 	})
 	if len(consProv) != 3 || consProv[0].Cause != "bafyc" {
 		t.Fatalf("ConsumersByProvider: %v", consProv)
 	}
-	if c, found, err := db.store.Consumer(ctx, "sub0", "did:web:p0"); err != nil || !found || c.Consumer != "did:key:space1" {
+	if c, found, err := getOne[Consumer](db.store, ctx, ConsumerByKey("sub0", "did:web:p0")); err != nil || !found || c.Consumer != "did:key:space1" {
 		t.Fatalf("Consumer: %v %v %v", c, found, err)
 	}
 }
@@ -425,7 +421,7 @@ func TestSandboxesByStatusTrackIdempotencyAndID(t *testing.T) {
 	db.put(TableSandboxes, items...)
 
 	alloc, pages, _ := pageAll(t, 3, func(r PageRequest) (Page[Sandbox], error) {
-		return db.store.SandboxesByStatus(ctx, "allocated", r)
+		return typed[Sandbox](db.store.Page(ctx, SandboxesByStatus("allocated"), r))
 	})
 	if len(alloc) != 9 || pages < 3 || alloc[0].ID() != "alloc8" {
 		t.Fatalf("SandboxesByStatus: %v in %d pages", ids(alloc), pages)
@@ -436,22 +432,22 @@ func TestSandboxesByStatusTrackIdempotencyAndID(t *testing.T) {
 		}
 	}
 	avail, _, _ := pageAll(t, 3, func(r PageRequest) (Page[Sandbox], error) {
-		return db.store.SandboxesByStatus(ctx, "available", r)
+		return typed[Sandbox](db.store.Page(ctx, SandboxesByStatus("available"), r))
 	})
 	if len(avail) != 7 || !avail[0].AllocatedAt.IsZero() {
 		t.Fatalf("available: %v", ids(avail))
 	}
 	tr, _, _ := pageAll(t, 2, func(r PageRequest) (Page[Sandbox], error) {
-		return db.store.SandboxesByTrack(ctx, "track-0", r)
+		return typed[Sandbox](db.store.Page(ctx, SandboxesByTrack("track-0"), r))
 	})
 	if len(tr) != 6 { // alloc0,2,4,6,8 + pend
 		t.Fatalf("SandboxesByTrack: %v", ids(tr))
 	}
-	idem, err := db.store.SandboxesByIdempotencyKey(ctx, "track-1", PageRequest{Limit: 10})
+	idem, err := typed[Sandbox](db.store.Page(ctx, SandboxesByIdempotencyKey("track-1"), PageRequest{Limit: 10}))
 	if err != nil || len(idem.Items) != 4 {
 		t.Fatalf("SandboxesByIdempotencyKey: %v %v", ids(idem.Items), err)
 	}
-	sb, found, err := db.store.Sandbox(ctx, "alloc3")
+	sb, found, err := getOne[Sandbox](db.store, ctx, SandboxByID("alloc3"))
 	if err != nil || !found || sb.AllocatedToTrack != "track-1" || !hasWindow(sb, 4*time.Hour) {
 		t.Fatalf("Sandbox: %+v %v %v", sb, found, err)
 	}
@@ -598,7 +594,7 @@ func TestEveryStoreExpressionAliasesAllNames(t *testing.T) {
 		if in["ReturnConsumedCapacity"] != "TOTAL" {
 			t.Errorf("Query without ReturnConsumedCapacity TOTAL: %s", body)
 		}
-		if in["Limit"] == nil {
+		if in["Limit"] == nil && in["Select"] != "COUNT" {
 			t.Errorf("Query without Limit: %s", body)
 		}
 	}}
@@ -607,24 +603,31 @@ func TestEveryStoreExpressionAliasesAllNames(t *testing.T) {
 	st := db.store
 	r := PageRequest{Limit: 5}
 	calls := []func() error{
-		func() error { _, err := st.SessionsByProject(ctx, "p", r); return err },
-		func() error { _, err := st.SessionsByStatus(ctx, "RUNNING", r); return err },
-		func() error { _, err := st.APIKeysByProject(ctx, "p", r); return err },
-		func() error { _, err := st.ContextsByProject(ctx, "p", r); return err },
-		func() error { _, err := st.RunsByUser(ctx, "u", r); return err },
-		func() error { _, _, err := st.RunByID(ctx, "r"); return err },
-		func() error { _, err := st.EventsByUser(ctx, "u", r); return err },
-		func() error { _, err := st.EventsByType(ctx, "u", "user.created", r); return err },
-		func() error { _, err := st.EventsByStatus(ctx, "u", "failed", r); return err },
-		func() error { _, err := st.EventsMatching(ctx, "u", "user.created", "failed", r); return err },
-		func() error { _, err := st.DelegationsByAudience(ctx, "a", r); return err },
-		func() error { _, err := st.SubscriptionsByCustomer(ctx, "c", "p", r); return err },
-		func() error { _, err := st.SubscriptionsByProvider(ctx, "p", r); return err },
-		func() error { _, err := st.ConsumersByConsumer(ctx, "c", r); return err },
-		func() error { _, err := st.ConsumersByProvider(ctx, "p", r); return err },
-		func() error { _, err := st.SandboxesByStatus(ctx, "allocated", r); return err },
-		func() error { _, err := st.SandboxesByTrack(ctx, "t", r); return err },
-		func() error { _, err := st.SandboxesByIdempotencyKey(ctx, "k", r); return err },
+		func() error { _, err := typed[Session](st.Page(ctx, SessionsByProject("p"), r)); return err },
+		func() error { _, err := typed[Session](st.Page(ctx, SessionsByStatus("RUNNING"), r)); return err },
+		func() error { _, err := typed[APIKey](st.Page(ctx, APIKeysByProject("p"), r)); return err },
+		func() error { _, err := typed[BrowserContext](st.Page(ctx, ContextsOfProject("p"), r)); return err },
+		func() error { _, err := typed[GraphRun](st.Page(ctx, RunsByUser("u"), r)); return err },
+		func() error { _, _, err := getOne[GraphRun](st, ctx, RunByID("r")); return err },
+		func() error { _, err := typed[Event](st.Page(ctx, EventsByUser("u"), r)); return err },
+		func() error { _, err := typed[Event](st.Page(ctx, EventsByType("u", "user.created"), r)); return err },
+		func() error { _, err := typed[Event](st.Page(ctx, EventsByStatus("u", "failed"), r)); return err },
+		func() error {
+			_, err := typed[Event](st.Page(ctx, EventsFor("u", "user.created", "failed"), r))
+			return err
+		},
+		func() error { _, err := typed[Delegation](st.Page(ctx, DelegationsByAudience("a"), r)); return err },
+		func() error {
+			_, err := typed[Subscription](st.Page(ctx, SubscriptionsByCustomerProvider("c", "p"), r))
+			return err
+		},
+		func() error { _, err := typed[Subscription](st.Page(ctx, SubscriptionsByProvider("p"), r)); return err },
+		func() error { _, err := typed[Consumer](st.Page(ctx, ConsumersByConsumer("c"), r)); return err },
+		func() error { _, err := typed[Consumer](st.Page(ctx, ConsumersByProvider("p"), r)); return err },
+		func() error { _, err := typed[Sandbox](st.Page(ctx, SandboxesByStatus("allocated"), r)); return err },
+		func() error { _, err := typed[Sandbox](st.Page(ctx, SandboxesByTrack("t"), r)); return err },
+		func() error { _, err := typed[Sandbox](st.Page(ctx, SandboxesByIdempotencyKey("k"), r)); return err },
+		func() error { _, err := st.Count(ctx, SessionsRunningInProject("p"), 1); return err },
 	}
 	for i, call := range calls {
 		if err := call(); err != nil {

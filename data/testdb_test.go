@@ -335,3 +335,29 @@ func deferItems(body []byte, keep int, keyNames []string) []byte {
 	out, _ := json.Marshal(resp)
 	return out
 }
+
+// typed is a page of records as the scope's record type (a record of
+// another type fails the conversion loudly, in the test that got it).
+func typed[T Record](p Page[Record], err error) (Page[T], error) {
+	out := Page[T]{Next: p.Next, Consumed: p.Consumed, Items: make([]T, 0, len(p.Items))}
+	for _, r := range p.Items {
+		v, ok := r.(T)
+		if !ok {
+			return out, fmt.Errorf("record %T is not %T", r, *new(T))
+		}
+		out.Items = append(out.Items, v)
+	}
+	return out, err
+}
+
+// getOne reads a scope that names one item (a GetItem, or a lookup by a
+// unique index value) and returns it typed; found is false when there is
+// none.
+func getOne[T Record](st *Store, ctx context.Context, sc Scope) (T, bool, error) {
+	var zero T
+	p, err := typed[T](st.Page(ctx, sc, PageRequest{}))
+	if err != nil || len(p.Items) == 0 {
+		return zero, false, err
+	}
+	return p.Items[0], true, nil
+}

@@ -42,7 +42,7 @@ func keyOfEvent(it Item) Item {
 // eventsIn lists a user's events whose status#timestamp starts with
 // status, oldest first, through StatusIndex as the delivery worker does.
 func (s *Simulator) eventsIn(ctx context.Context, user, status string, limit int32) ([]Item, error) {
-	return s.query(ctx, data.TableEvents, "StatusIndex", "user_id = :u AND begins_with(#stk, :p)",
+	return s.query(ctx, data.TableEvents, data.IndexEventsByStatus, "user_id = :u AND begins_with(#stk, :p)",
 		map[string]string{"#stk": "status#timestamp"}, Item{":u": avS(user), ":p": avS(status + "#")}, limit, true)
 }
 

@@ -15,7 +15,7 @@ const (
 )
 
 func (s *Simulator) sandboxesIn(ctx context.Context, status string, limit int32) ([]Item, error) {
-	return s.query(ctx, data.TableSandboxes, "StatusIndex", "#status = :s",
+	return s.query(ctx, data.TableSandboxes, data.IndexSandboxesByStatus, "#status = :s",
 		map[string]string{"#status": "status"}, Item{":s": avS(status)}, limit, true)
 }
 

@@ -19,7 +19,7 @@ const maxRunningSessions = 60
 // lifecycles, and TTL expiry, happen while someone watches.
 func (s *Simulator) sessionCreate(ctx context.Context) (StepReport, error) {
 	g := s.g
-	running, err := s.query(ctx, data.TableSessions, "status-expiresAt-index", "#st = :s",
+	running, err := s.query(ctx, data.TableSessions, data.IndexSessionsByStatus, "#st = :s",
 		map[string]string{"#st": "status"}, Item{":s": avS("RUNNING")}, maxRunningSessions, true)
 	if err != nil {
 		return StepReport{}, err
@@ -88,7 +88,7 @@ func (s *Simulator) nextSessionState(internal string, expires time.Time) string 
 
 // sessionAdvance moves one running session a step along its lifecycle.
 func (s *Simulator) sessionAdvance(ctx context.Context) (StepReport, error) {
-	keys, err := s.query(ctx, data.TableSessions, "status-expiresAt-index", "#st = :s",
+	keys, err := s.query(ctx, data.TableSessions, data.IndexSessionsByStatus, "#st = :s",
 		map[string]string{"#st": "status"}, Item{":s": avS("RUNNING")}, 100, true)
 	if err != nil {
 		return StepReport{}, err
@@ -214,7 +214,7 @@ func (s *Simulator) sessionExpire(ctx context.Context) (StepReport, error) {
 	statuses := []string{"RUNNING", "COMPLETED", "STOPPED", "ERROR", "TIMED_OUT"}
 	g.r.Shuffle(len(statuses), func(i, j int) { statuses[i], statuses[j] = statuses[j], statuses[i] })
 	for _, st := range statuses {
-		keys, err := s.query(ctx, data.TableSessions, "status-expiresAt-index", "#st = :s AND #ex < :cut",
+		keys, err := s.query(ctx, data.TableSessions, data.IndexSessionsByStatus, "#st = :s AND #ex < :cut",
 			names, Item{":s": avS(st), ":cut": avN(g.now.Add(-30 * time.Second).Unix())}, 5, true)
 		if err != nil {
 			return StepReport{}, err

@@ -25,7 +25,7 @@ func countSessions(t *testing.T, w world, project string) int {
 	n := 0
 	var cur data.Cursor
 	for {
-		p, err := st.SessionsByProject(context.Background(), project, data.PageRequest{Cursor: cur})
+		p, err := st.Page(context.Background(), data.SessionsByProject(project), data.PageRequest{Cursor: cur})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -134,27 +133,21 @@ func NewDelegations(c *Context, audience, customer, consumer string) *Delegation
 func (p *Delegations) scopeDelegations(audience string) {
 	p.audience = audience
 	a := audience
-	p.setScope(subDelegations, data.DelegationsByAudience(a), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-		return pageOf(st.DelegationsByAudience(ctx, a, req))
-	})
+	p.setScope(subDelegations, data.DelegationsByAudience(a), nil)
 	p.lists[subDelegations].fixColumns("audience")
 }
 
 func (p *Delegations) scopeSubscriptions(customer string) {
 	p.customer = customer
 	c := customer
-	p.setScope(subSubscriptions, data.SubscriptionsByCustomer(c), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-		return pageOf(st.SubscriptionsByCustomer(ctx, c, "", req))
-	})
+	p.setScope(subSubscriptions, data.SubscriptionsByCustomer(c), nil)
 	p.lists[subSubscriptions].fixColumns("customer")
 }
 
 func (p *Delegations) scopeConsumers(consumer string) {
 	p.consumer = consumer
 	c := consumer
-	p.setScope(subConsumers, data.ConsumersByConsumer(c), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-		return pageOf(st.ConsumersByConsumer(ctx, c, req))
-	})
+	p.setScope(subConsumers, data.ConsumersByConsumer(c), nil)
 }
 
 // ShowDelegations lists delegations to an audience.

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -63,9 +62,7 @@ func (p *Inbox) scope(userID, typePrefix, statusPrefix string) {
 	// server-side FilterExpression; status alone → StatusIndex), so the
 	// live tail's Matches and the query agree, and no row is ever narrowed
 	// client-side.
-	p.setScope(0, data.EventsFor(u, tp, sp), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-		return pageOf(st.EventsMatching(ctx, u, tp, sp, req))
-	})
+	p.setScope(0, data.EventsFor(u, tp, sp), nil)
 	// Every index the Inbox queries ends its sort key in the timestamp and
 	// is read newest first.
 	p.lists[0].naturalOrder("age", true)

@@ -74,21 +74,13 @@ type fetched struct {
 // set), and must honour ctx so that a cancelled load stops at once.
 type fetchFunc func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error)
 
-// pageOf adapts a typed page to fetched.
-func pageOf[T data.Record](p data.Page[T], err error) (fetched, error) {
-	f := fetched{next: p.Next, consumed: p.Consumed, recs: make([]data.Record, len(p.Items))}
-	for i, it := range p.Items {
-		f.recs[i] = it
+// pageFetch reads one page of scope s with Store.Page. The scope is a
+// value, captured here, so the Cmd never reads the list.
+func pageFetch(s data.Scope) fetchFunc {
+	return func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+		p, err := st.Page(ctx, s, req)
+		return fetched{recs: p.Items, next: p.Next, consumed: p.Consumed}, err
 	}
-	return f, err
-}
-
-// oneOf adapts a single-item lookup (GetItem, RunByID) to fetched.
-func oneOf[T data.Record](rec T, found bool, err error) (fetched, error) {
-	if err != nil || !found {
-		return fetched{}, err
-	}
-	return fetched{recs: []data.Record{rec}}, nil
 }
 
 // loadState is the bookkeeping of the list's current request. Request ids
@@ -165,8 +157,12 @@ func newList(c *Context, pane PaneID, kind string, cols []vtable.Column, rowOf r
 
 // setScope points the list at a new query. Rows of the old scope are
 // dropped at once (they would be misleading under the new title) and any
-// load in flight is cancelled.
+// load in flight is cancelled. f reads one page; nil reads the scope with
+// Store.Page (tests pass their own).
 func (l *list) setScope(s data.Scope, f fetchFunc) {
+	if f == nil {
+		f = pageFetch(s)
+	}
 	l.stop()
 	l.scope, l.fetch, l.hasScope = s, f, true
 	l.fixColumns() // the new scope says which columns it fixes, if any
@@ -258,21 +254,7 @@ func (l *list) request(cursor data.Cursor, fresh bool) tea.Cmd {
 
 // waitingFor names the request in flight the way the operator can check
 // it: the operation and the index (or table) it reads.
-func (l *list) waitingFor() string {
-	s := l.scope
-	switch {
-	case s.Index != "":
-		return "Query on " + s.Index
-	case s.Table == "":
-		return "DynamoDB"
-	case s.PKAttr == "" && s.Extra[0].Attr != "":
-		return "Query for " + string(s.Table)
-	}
-	if sc, ok := data.Schema(s.Table); ok && sc.SK == nil && s.PKAttr != "" {
-		return "GetItem on " + string(s.Table)
-	}
-	return "Query on " + string(s.Table)
-}
+func (l *list) waitingFor() string { return l.scope.Operation() }
 
 // waited is how long the request in flight has been waiting, by the
 // pane's clock.

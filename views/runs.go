@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -73,9 +72,7 @@ func NewRuns(c *Context, userID, runID string) *Runs {
 func (p *Runs) scopeUser(userID string) {
 	p.user, p.runID = userID, ""
 	id := userID
-	p.setScope(0, data.RunsByUser(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-		return pageOf(st.RunsByUser(ctx, id, req))
-	})
+	p.setScope(0, data.RunsByUser(id), nil)
 	p.lists[0].naturalOrder("created", true) // SK RUN#<timestamp>#…, newest first
 	p.lists[0].fixColumns("user")
 }
@@ -95,9 +92,7 @@ func (p *Runs) ShowRun(runID string) tea.Cmd {
 func (p *Runs) scopeRun(runID string) {
 	p.user, p.runID = "", runID
 	id := runID
-	p.setScope(0, data.RunByID(id), func(ctx context.Context, st *data.Store, _ data.PageRequest) (fetched, error) {
-		return oneOf(st.RunByID(ctx, id))
-	})
+	p.setScope(0, data.RunByID(id), nil)
 	p.lists[0].naturalOrder("", false)
 	p.lists[0].selectID = id
 }

@@ -1,7 +1,6 @@
 package views
 
 import (
-	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -84,18 +83,12 @@ func (p *Sandboxes) scope(by, value string) {
 	v := value
 	switch by {
 	case "track":
-		p.setScope(0, data.SandboxesByTrack(v), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-			return pageOf(st.SandboxesByTrack(ctx, v, req))
-		})
+		p.setScope(0, data.SandboxesByTrack(v), nil)
 	case "key":
-		p.setScope(0, data.SandboxesByIdempotencyKey(v), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-			return pageOf(st.SandboxesByIdempotencyKey(ctx, v, req))
-		})
+		p.setScope(0, data.SandboxesByIdempotencyKey(v), nil)
 	default:
 		p.by = "status"
-		p.setScope(0, data.SandboxesByStatus(v), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-			return pageOf(st.SandboxesByStatus(ctx, v, req))
-		})
+		p.setScope(0, data.SandboxesByStatus(v), nil)
 	}
 	// All three indexes sort by allocated_at, oldest first.
 	p.lists[0].naturalOrder("allocated", false)

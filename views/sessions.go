@@ -55,6 +55,9 @@ type quotaState struct {
 	pending bool
 	gen     uint64
 	since   time.Time // when the read in flight was sent
+	// cancel stops the read in flight (a newer one, or the project left
+	// the pane).
+	cancel context.CancelFunc
 }
 
 type quotaMsg struct {
@@ -69,9 +72,8 @@ type quotaMsg struct {
 
 func (m quotaMsg) PaneID() PaneID { return m.pane }
 
-// quotaPages caps the RUNNING-sessions count: running sessions are bounded
-// by the projects' concurrency quotas, so this is many times what a healthy
-// deployment has, and a runaway one shows "≥ N".
+// quotaPages caps the count's pages (1 MB of the project's sessions each):
+// a project with a long history shows "≥ N" rather than reading it all.
 const quotaPages = 20
 
 func sessionColumns() []vtable.Column {
@@ -217,48 +219,37 @@ func (p *Sessions) ShowSession(sessionID string) tea.Cmd {
 
 func (p *Sessions) scopeProject(projectID string) {
 	p.project, p.status, p.sessionID = projectID, "", ""
-	p.quota = quotaState{}
+	p.resetQuota(0)
 	id := projectID
-	p.setScope(subSessions, data.SessionsByProject(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-		return pageOf(st.SessionsByProject(ctx, id, req))
-	})
+	p.setScope(subSessions, data.SessionsByProject(id), nil)
 	p.lists[subSessions].naturalOrder("created", true) // projectId-createdAt-index, newest first
 	p.lists[subSessions].fixColumns("project")
-	p.lists[subAPIKeys].setScope(data.APIKeysByProject(id), func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-		return pageOf(st.APIKeysByProject(ctx, id, req))
-	})
+	p.lists[subAPIKeys].setScope(data.APIKeysByProject(id), nil)
 	// Contexts are found through the project's sessions (the table has no
 	// projectId index); for the live tail, a context row belongs here when
 	// it names this project.
-	ctxScope := data.Scope{Table: data.TableContexts, Extra: [2]data.Cond{{Attr: "projectId", Value: id}}}
-	p.lists[subContexts].setScope(ctxScope, func(ctx context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
-		return pageOf(st.ContextsByProject(ctx, id, req))
-	})
+	p.lists[subContexts].setScope(data.ContextsOfProject(id), nil)
 	p.lists[subContexts].fixColumns("project")
 	p.cur = subSessions
 }
 
 func (p *Sessions) scopeStatus(status string) {
 	p.project, p.status, p.sessionID = "", status, ""
-	p.quota = quotaState{}
+	p.resetQuota(0)
 	p.lists[subAPIKeys].clearScope()
 	p.lists[subContexts].clearScope()
 	st := status
-	p.setScope(subSessions, data.SessionsByStatus(st), func(ctx context.Context, s *data.Store, req data.PageRequest) (fetched, error) {
-		return pageOf(s.SessionsByStatus(ctx, st, req))
-	})
+	p.setScope(subSessions, data.SessionsByStatus(st), nil)
 	p.lists[subSessions].naturalOrder("expires", false) // status-expiresAt-index, soonest first
 }
 
 func (p *Sessions) scopeSession(sessionID string) {
 	p.project, p.status, p.sessionID = "", "", sessionID
-	p.quota = quotaState{}
+	p.resetQuota(0)
 	p.lists[subAPIKeys].clearScope()
 	p.lists[subContexts].clearScope()
 	id := sessionID
-	p.setScope(subSessions, data.SessionByID(id), func(ctx context.Context, st *data.Store, _ data.PageRequest) (fetched, error) {
-		return oneOf(st.Session(ctx, id))
-	})
+	p.setScope(subSessions, data.SessionByID(id), nil)
 	p.lists[subSessions].naturalOrder("", false)
 	p.lists[subSessions].selectID = id
 }
@@ -268,8 +259,16 @@ func (p *Sessions) loadQuota() tea.Cmd {
 	if p.project == "" || p.ctx.Store == nil {
 		return nil
 	}
-	p.quota = quotaState{gen: p.quota.gen}
+	p.resetQuota(p.quota.gen)
 	return p.refreshQuota()
+}
+
+// resetQuota forgets the quota, stopping its read in flight.
+func (p *Sessions) resetQuota(gen uint64) {
+	if p.quota.cancel != nil {
+		p.quota.cancel()
+	}
+	p.quota = quotaState{gen: gen}
 }
 
 // refreshQuota reads the project and the count again; what is shown stays
@@ -287,32 +286,26 @@ func (p *Sessions) refreshQuota() tea.Cmd {
 		st      = p.ctx.Store
 		timeout = p.ctx.readTimeout()
 	)
+	if p.quota.cancel != nil {
+		p.quota.cancel() // a newer read replaces the one in flight
+	}
+	qctx, cancel := context.WithCancel(context.Background())
+	p.quota.cancel = cancel
 	return func() tea.Msg {
 		// The project and every page of the count share one deadline.
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		ctx, cancel := context.WithTimeout(qctx, timeout)
 		defer cancel()
 		msg := quotaMsg{pane: pane, req: req}
-		msg.project, msg.found, msg.err = st.Project(ctx, id)
-		if msg.err != nil {
+		proj, err := st.Page(ctx, data.ProjectByID(id), data.PageRequest{})
+		if err != nil {
+			msg.err = err
 			return msg
 		}
-		var cursor data.Cursor
-		for i := 0; i < quotaPages; i++ {
-			page, err := st.SessionsByStatus(ctx, data.SessionRunning, data.PageRequest{Cursor: cursor})
-			if err != nil {
-				msg.err = err
-				return msg
-			}
-			for _, s := range page.Items {
-				if s.ProjectID == id && s.SDKStatus == data.SessionRunning {
-					msg.running++
-				}
-			}
-			if cursor = page.Next; cursor == nil {
-				return msg
-			}
+		if len(proj.Items) > 0 {
+			msg.project, msg.found = proj.Items[0].(data.Project)
 		}
-		msg.partial = true
+		c, err := st.Count(ctx, data.SessionsRunningInProject(id), quotaPages)
+		msg.running, msg.partial, msg.err = int(c.N), c.Partial, err
 		return msg
 	}
 }
@@ -325,6 +318,10 @@ func (p *Sessions) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.quota.loading = false
+		if p.quota.cancel != nil {
+			p.quota.cancel() // its read is over; release the context
+			p.quota.cancel = nil
+		}
 		p.quota.err = ""
 		if m.err != nil {
 			p.quota.err = data.Describe(m.err)

@@ -9,8 +9,7 @@ import (
 )
 
 // The quota header's RUNNING count follows the live tail. The count comes
-// from its own query (RUNNING sessions of the status index, this project's
-// only), so a change is applied to it as a delta — counted before (old
+// from its own query (data.SessionsRunningInProject), so a change is applied to it as a delta — counted before (old
 // image) versus counted after (new image) — which is exact and costs no
 // read. When the delta cannot be known (an image the stream view type does
 // not carry) or the count's query is in flight (its answer may or may not
@@ -73,15 +72,10 @@ func (p *Sessions) applyQuota(changes []Change) tea.Cmd {
 	return p.scheduleQuota()
 }
 
-// countsAsRunning is whether the quota query counts this item: in the
-// RUNNING partition of the status index, of this project, and RUNNING as
-// the SDK reads it.
+// countsAsRunning is whether the quota's count counts this item: the
+// count's own scope says, so the delta and the count cannot disagree.
 func (p *Sessions) countsAsRunning(it data.Item) bool {
-	if it == nil || !data.SessionsByStatus(data.SessionRunning).Matches(it) {
-		return false
-	}
-	s := data.DecodeSession(it)
-	return s.ProjectID == p.project && s.SDKStatus == data.SessionRunning
+	return data.SessionsRunningInProject(p.project).Matches(it)
 }
 
 // scheduleQuota arms one debounced re-read (none if one is pending).
