@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"time"
 
@@ -51,9 +52,13 @@ type Result struct {
 	// item a failed retry returned, or on the item re-read after an error.
 	// OK is then true: the write happened.
 	Recovered string
-	// Unknown: the request may have reached DynamoDB, and the item could
-	// not be read back to tell. Neither success nor failure is claimed.
-	Unknown bool
+	// Unknown: the request may have reached DynamoDB and whether it was
+	// applied cannot be said for good. Either the item could not be read
+	// back, or it was read back (at ReadBackAt) without this write while a
+	// try that went unanswered could still land. Neither success nor
+	// failure is claimed.
+	Unknown    bool
+	ReadBackAt time.Time
 
 	// Then is the outcome of the action's step after the write (Spec.Then);
 	// nil when the action has none or the write did not happen.
@@ -172,7 +177,8 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 		res.Message = res.Refusal.Error()
 	case !tries.unanswered():
 		// Every try was answered with a refusal (throttling, validation,
-		// access denied): nothing was applied.
+		// access denied) or never left (no connection): nothing was
+		// applied.
 		return fail(&data.OpError{Op: "UpdateItem", Table: table, Endpoint: e.Conn.Target(), Err: err})
 	default:
 		// A try may have reached DynamoDB without its answer reaching us
@@ -180,16 +186,21 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 		// and look for this attempt's token before saying anything.
 		opErr := &data.OpError{Op: "UpdateItem", Table: table, Endpoint: e.Conn.Target(), Err: err}
 		item, readErr := e.reread(ctx, table, p.Key)
+		res.Err = opErr
+		res.Unknown = true
 		switch {
 		case readErr == nil && carriesAttempt(item, req.attempt):
+			res.Err, res.Unknown = nil, false
 			res.recovered(item, recoveredOnReread)
 		case readErr == nil:
-			res.Err = opErr
+			// Not applied as of the read; but the unanswered try may
+			// still be on its way, and its guard holds on this item as
+			// well as it did on the one the operator saw.
 			res.Current = item
-			res.Message = spec.NotDone(data.Describe(opErr) + " (the item, read back, does not carry this write)")
+			res.ReadBackAt = e.now()
+			res.Message = fmt.Sprintf("not %s as read back at %s — the unanswered request could still land; check the row (%s)",
+				spec.Done, showTime(res.ReadBackAt, now), data.Describe(opErr))
 		default:
-			res.Err = opErr
-			res.Unknown = true
 			res.Message = fmt.Sprintf("%s %s: outcome unknown: the request may have reached DynamoDB (%s) and the item could not be read back (%s); check the row",
 				spec.Title, clip(p.Target), data.Describe(opErr), data.Describe(readErr))
 		}
@@ -226,7 +237,8 @@ func (e *Executor) then(ctx context.Context, p Plan, written data.Item) *StepRes
 // them all through the deserialize step) and remembers whether any of them
 // went unanswered: no HTTP response at all (the SDK then reports status 0),
 // or a 5xx, after which DynamoDB may or may not have applied the write.
-// Tries answered with a 4xx were refused before anything was applied.
+// Tries answered with a 4xx were refused before anything was applied, and
+// a try that could not connect (a dial error) never left.
 type tryLog struct {
 	mu       sync.Mutex
 	noAnswer bool
@@ -244,7 +256,7 @@ func (t *tryLog) watch(o *dynamodb.Options) {
 		return stack.Deserialize.Add(middleware.DeserializeMiddlewareFunc("opsdeckTryLog",
 			func(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
 				out, md, err := next.HandleDeserialize(ctx, in)
-				if err != nil {
+				if err != nil && !neverSent(err) {
 					if resp, ok := out.RawResponse.(*smithyhttp.Response); !ok || resp == nil || resp.Response == nil || resp.StatusCode < 100 || resp.StatusCode >= 500 {
 						t.mu.Lock()
 						t.noAnswer = true
@@ -254,6 +266,13 @@ func (t *tryLog) watch(o *dynamodb.Options) {
 				return out, md, err
 			}), middleware.Before)
 	})
+}
+
+// neverSent reports whether a try failed before a connection was made, so
+// the request cannot have reached DynamoDB.
+func neverSent(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // reread reads the item strongly consistently, with its own deadline.
