@@ -23,7 +23,6 @@ import (
 	"opsdeck/data/stream"
 	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
-	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui"
 	"opsdeck/ui/livefeed"
@@ -103,7 +102,7 @@ func start(f flags) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", cfg.Where(firstTableLine(cfg)), err)
 	}
-	keys := keymap.Default()
+	keys := ui.DefaultKeys()
 	if err := keys.Apply(keyBindings(cfg), keyLines(cfg), cfg.Path); err != nil {
 		return err
 	}
