@@ -94,6 +94,7 @@ func run(args []string) int {
 }
 
 func start(f flags) error {
+	began := time.Now()
 	cfg, err := config.Load(firstNonEmpty(f.configPath, config.DefaultPath()), f.configPath != "")
 	if err != nil {
 		return err
@@ -127,6 +128,9 @@ func start(f flags) error {
 		defer lf.Close()
 		logw = lf
 	}
+	slog := newStartupLog(logw)
+	slog.phase("config, keys, theme", began)
+	defer slog.exit()
 
 	// One context for everything that runs behind the UI (the demo server,
 	// the simulator, the stream reader). SIGTERM and SIGHUP cancel it so
@@ -141,6 +145,7 @@ func start(f flags) error {
 		Endpoint: firstNonEmpty(f.endpoint, cfg.EndpointURL),
 		DebugLog: logw,
 		ReadOnly: readOnly,
+		OnCall:   slog.call,
 	}
 	var scopes ui.Scopes
 	if f.demo {
@@ -172,10 +177,12 @@ func start(f flags) error {
 		go sim.Run(ctx)
 	}
 
+	connecting := time.Now()
 	conn, err := data.Connect(ctx, opts)
 	if err != nil {
 		return err
 	}
+	slog.phase("connect (AWS config, clients)", connecting)
 
 	// The live tail: the reader runs behind the UI and hands records to the
 	// feed, which batches them into the program. It stops before the demo
@@ -187,6 +194,7 @@ func start(f flags) error {
 	tailDone := make(chan struct{})
 	go func() {
 		defer close(tailDone)
+		slog.event("stream reader started")
 		stream.New(conn, tables, stream.Options{
 			PollInterval: cfg.Stream.PollInterval,
 			Logf:         logger(logw, "stream"),
@@ -216,7 +224,8 @@ func start(f flags) error {
 		StreamBuffer:     cfg.Stream.Buffer,
 		FallbackInterval: cfg.Stream.FallbackInterval,
 	})
-	p := tea.NewProgram(m, tea.WithContext(ctx))
+	slog.event("console built; starting the terminal program")
+	p := tea.NewProgram(timedModel{Model: m, log: slog}, tea.WithContext(ctx))
 	_, err = p.Run()
 	stopTail()
 	// Let the reader finish its calls before the demo server goes away (a
