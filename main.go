@@ -194,6 +194,20 @@ func start(f flags) error {
 	tailDone := make(chan struct{})
 	go func() {
 		defer close(tailDone)
+		// Stream discovery (DescribeTable of every table, DescribeStream, an
+		// iterator per shard) is a burst of calls the first rows do not
+		// need: started beside the first page it slowed that page several
+		// times over, on the server and on our two cores. It waits until
+		// the first page has been answered and drawn (or failed, or there
+		// was none to load), or tailStartLatest at most. A change written
+		// between the first page's read and the stream's first iterator
+		// reaches the pane with the item's next change or a reload.
+		select {
+		case <-slog.settled:
+		case <-time.After(tailStartLatest):
+		case <-tailCtx.Done():
+			return
+		}
 		slog.event("stream reader started")
 		stream.New(conn, tables, stream.Options{
 			PollInterval: cfg.Stream.PollInterval,
@@ -224,8 +238,13 @@ func start(f flags) error {
 		StreamBuffer:     cfg.Stream.Buffer,
 		FallbackInterval: cfg.Stream.FallbackInterval,
 	})
-	slog.event("console built; starting the terminal program")
+	slog.event("console built")
 	p := tea.NewProgram(timedModel{Model: m, log: slog}, tea.WithContext(ctx))
+	// The first page's query goes out now rather than once the program has
+	// set up the terminal and started its loop: it is what the operator is
+	// waiting for. The program is then given no Init command to run again.
+	go runInit(m.Init(), p.Send)
+	slog.event("Init run (the first page's query is on its way)")
 	_, err = p.Run()
 	stopTail()
 	// Let the reader finish its calls before the demo server goes away (a
@@ -239,6 +258,29 @@ func start(f flags) error {
 		return nil
 	}
 	return err
+}
+
+// tailStartLatest bounds how long the stream reader waits for the first
+// screen before it starts anyway.
+const tailStartLatest = 2 * time.Second
+
+// runInit runs the console's Init command as the program would have: a
+// batch's commands each on a goroutine of its own, every other message sent
+// to the program (which queues it until its loop runs).
+func runInit(cmd tea.Cmd, send func(tea.Msg)) {
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range batch {
+			go runInit(c, send)
+		}
+		return
+	}
+	if msg != nil {
+		send(msg)
+	}
 }
 
 func scopesFrom(r demo.SeedReport) ui.Scopes {

@@ -23,17 +23,31 @@ var processStart = time.Now()
 // (when it was sent, how long it took), the first frame and the first rows.
 // Then it falls silent, but for the frame count at exit ("frames:"). It is
 // how the critical path to the first screen is found (BENCHMARKS.md).
+//
+// It also says when the first screen has settled (settled is closed): the
+// first frame in which the active pane is no longer loading, so with its
+// first page drawn, or its error, or nothing to load. Work the first screen
+// does not need waits for that.
 type startupLog struct {
 	mu   sync.Mutex
 	w    io.Writer
 	done bool // the first rows were drawn
 
-	framed atomic.Bool
-	shown  atomic.Bool
-	frames atomic.Int64
+	framed  atomic.Bool
+	shown   atomic.Bool
+	frames  atomic.Int64
+	settled chan struct{}
+	settle  sync.Once
 }
 
-func newStartupLog(w io.Writer) *startupLog { return &startupLog{w: w} }
+func newStartupLog(w io.Writer) *startupLog {
+	l := &startupLog{w: w, settled: make(chan struct{})}
+	// The offsets below count from here; this line ties them to the wall
+	// clock, so a benchmark can tell how long exec and package
+	// initialisation took before it.
+	fmt.Fprintf(w, "startup: process started at %d (unix ns); offsets below are from then\n", processStart.UnixNano())
+	return l
+}
 
 func since(t time.Time) float64 { return float64(t.Sub(processStart).Microseconds()) / 1000 }
 
@@ -75,17 +89,22 @@ func (l *startupLog) call(c data.Call) {
 // rows in the active pane.
 func (l *startupLog) rendered(m tea.Model) {
 	l.frames.Add(1)
-	if l.shown.Load() {
-		return
-	}
 	if !l.framed.Swap(true) {
 		l.event("first frame rendered")
 	}
 	um, ok := m.(ui.Model)
 	if !ok {
+		l.settle.Do(func() { close(l.settled) })
 		return
 	}
-	if st := um.Pane(um.Active()).Status(); st.Rows > 0 {
+	st := um.Pane(um.Active()).Status()
+	if !st.Loading {
+		l.settle.Do(func() {
+			l.event("first screen settled")
+			close(l.settled)
+		})
+	}
+	if st.Rows > 0 {
 		l.shown.Store(true)
 		l.event(fmt.Sprintf("first rows rendered (%d rows)", st.Rows))
 		l.mu.Lock()
@@ -108,20 +127,32 @@ type timedModel struct {
 	log *startupLog
 }
 
-func (m timedModel) Init() tea.Cmd {
-	cmd := m.Model.Init()
-	m.log.event("Init returned (the first page's command is queued)")
-	return cmd
-}
+// Init does nothing: main has run the console's Init already (runInit).
+func (m timedModel) Init() tea.Cmd { return nil }
 
+// Update passes msg on; until the first rows are drawn, it logs what each
+// message was and how long it took.
 func (m timedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.log.shown.Load() {
+		next, cmd := m.Model.Update(msg)
+		m.Model = next
+		return m, cmd
+	}
+	start := time.Now()
 	next, cmd := m.Model.Update(msg)
 	m.Model = next
+	m.log.phase(fmt.Sprintf("update %T", msg), start)
 	return m, cmd
 }
 
 func (m timedModel) View() tea.View {
+	if m.log.shown.Load() {
+		m.log.frames.Add(1)
+		return m.Model.View()
+	}
+	start := time.Now()
 	v := m.Model.View()
+	m.log.phase("view", start)
 	m.log.rendered(m.Model)
 	return v
 }
