@@ -255,6 +255,24 @@ func (c *console) phases() string {
 	return strings.Join(out, "\n")
 }
 
+// execToMain is how long exec, the Go runtime and package initialisation
+// took: from launch to the "process started at" line of the debug log.
+func (c *console) execToMain() (time.Duration, bool) {
+	b, err := os.ReadFile(c.log)
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "startup: process started at "); ok {
+			var ns int64
+			if _, err := fmt.Sscanf(rest, "%d", &ns); err == nil {
+				return time.Unix(0, ns).Sub(c.start), true
+			}
+		}
+	}
+	return 0, false
+}
+
 // runBare runs the bare program and returns how long after launch its
 // answer was read, and the ids it printed.
 func runBare(b *testing.B, bin, endpoint, table string) (time.Duration, []string, error) {
