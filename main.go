@@ -11,7 +11,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -95,6 +97,13 @@ func run(args []string) int {
 
 func start(f flags) error {
 	began := time.Now()
+	if path := os.Getenv("OPSDECK_CPUPROFILE"); path != "" {
+		stop, err := cpuProfile(path)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	cfg, err := config.Load(firstNonEmpty(f.configPath, config.DefaultPath()), f.configPath != "")
 	if err != nil {
 		return err
@@ -245,7 +254,13 @@ func start(f flags) error {
 	// waiting for. The program is then given no Init command to run again.
 	go runInit(m.Init(), p.Send)
 	slog.event("Init run (the first page's query is on its way)")
-	_, err = p.Run()
+	final, err := p.Run()
+	if path := os.Getenv("OPSDECK_MEMPROFILE"); path != "" {
+		// What the console holds at the end (its rows): the model is still
+		// referenced here, so the profile's in-use figures include it.
+		writeHeapProfile(path, logw)
+		runtime.KeepAlive(final)
+	}
 	stopTail()
 	// Let the reader finish its calls before the demo server goes away (a
 	// call cut off by the server's exit only logs noise), but never hang
@@ -258,6 +273,38 @@ func start(f flags) error {
 		return nil
 	}
 	return err
+}
+
+// cpuProfile writes a Go CPU profile of the whole session to path (for
+// performance work: `go tool pprof bin/opsdeck path`).
+func cpuProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("OPSDECK_CPUPROFILE: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("OPSDECK_CPUPROFILE: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}
+
+// writeHeapProfile writes the heap in use to path (OPSDECK_MEMPROFILE);
+// failures go to the debug log, the session is over anyway.
+func writeHeapProfile(path string, logw io.Writer) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(logw, "OPSDECK_MEMPROFILE: %v\n", err)
+		return
+	}
+	defer f.Close()
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		fmt.Fprintf(logw, "OPSDECK_MEMPROFILE: %v\n", err)
+	}
 }
 
 // tailStartLatest bounds how long the stream reader waits for the first

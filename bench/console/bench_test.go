@@ -5,6 +5,8 @@ package console
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -22,7 +24,10 @@ import (
 //
 // Each test process seeds its world once (about a minute here): the demo
 // tables plus 100,000 sessions of one project. Each benchmark is a whole
-// workload: run them with -benchtime 1x.
+// workload: run them with -benchtime 1x. With OPSDECK_BENCH_PROFILE=dir the
+// load-all and idle runs write profiles of the console there: loadall.cpu
+// and idle.cpu (the whole run, start-up included), loadall.heap and
+// idle.heap (the heap in use at the end).
 
 const patience = 2 * time.Minute
 
@@ -77,6 +82,16 @@ func titleHas(subs ...string) func(*Screen) bool {
 
 func consoleArgs() []string {
 	return []string{"--endpoint-url", world.endpoint, "--config", world.config}
+}
+
+// profilePath is where a run named name writes its CPU profile: in the
+// directory OPSDECK_BENCH_PROFILE names, or nowhere when it is unset.
+func profilePath(name string) string {
+	dir := os.Getenv("OPSDECK_BENCH_PROFILE")
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, name)
 }
 
 func median(v []float64) float64 {
@@ -198,7 +213,7 @@ func BenchmarkLoadAll(b *testing.B) {
 	b.Run("console", func(b *testing.B) {
 		var rates, cpus, peaks []float64
 		for i := 0; i < b.N; i++ {
-			c := launch(b, ops, consoleArgs()...)
+			c := launchProfiled(b, profilePath("loadall"), ops, consoleArgs()...)
 			if _, err := c.until(tabBar, patience, "tab bar"); err != nil {
 				b.Fatal(err)
 			}
@@ -279,7 +294,7 @@ func BenchmarkIdle(b *testing.B) {
 	project := world.report.Defaults.SessionsProject
 	var cpus, frames, bytes []float64
 	for i := 0; i < b.N; i++ {
-		c := launch(b, ops, consoleArgs()...)
+		c := launchProfiled(b, profilePath("idle"), ops, consoleArgs()...)
 		if _, err := c.until(tabBar, patience, "tab bar"); err != nil {
 			b.Fatal(err)
 		}

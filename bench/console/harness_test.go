@@ -30,8 +30,8 @@ var built struct {
 	cleanupDir func()
 }
 
-func binaries(b *testing.B) (opsdeck, bare string) {
-	b.Helper()
+func binaries(tb testing.TB) (opsdeck, bare string) {
+	tb.Helper()
 	built.once.Do(func() {
 		dir, err := os.MkdirTemp("", "opsdeck-bench-bin-")
 		if err != nil {
@@ -52,7 +52,7 @@ func binaries(b *testing.B) (opsdeck, bare string) {
 		built.opsdeck, built.bare = filepath.Join(dir, "opsdeck"), filepath.Join(dir, "bare")
 	})
 	if built.err != nil {
-		b.Fatal(built.err)
+		tb.Fatal(built.err)
 	}
 	return built.opsdeck, built.bare
 }
@@ -76,7 +76,12 @@ type console struct {
 	bytes   int
 	closed  bool
 	done    chan struct{}
+	raw     []byte // the last rawKeep bytes of output, for diagnostics
+	tb      testing.TB
+	exitErr error // how the program ended, once stop returned
 }
+
+const rawKeep = 256 << 10
 
 // burstGap separates two frames in the output: the renderer writes one
 // frame in one write (the pty may split it into several reads, microseconds
@@ -90,34 +95,45 @@ type waiter struct {
 
 // launch starts the binary with args in a fresh home directory (no config
 // file of the developer's, no AWS profile) and TERM=xterm-256color.
-func launch(b *testing.B, bin string, args ...string) *console {
-	b.Helper()
-	home := b.TempDir()
-	c := &console{home: home, log: filepath.Join(home, "debug.log"), scr: NewScreen(cols, rows), done: make(chan struct{})}
+func launch(tb testing.TB, bin string, args ...string) *console {
+	return launchProfiled(tb, "", bin, args...)
+}
+
+// launchProfiled is launch with profiles of the run written to
+// profile+".cpu" (CPU, the whole run) and profile+".heap" (the heap in use
+// at the end); "" for none.
+func launchProfiled(tb testing.TB, profile, bin string, args ...string) *console {
+	tb.Helper()
+	home := tb.TempDir()
+	c := &console{home: home, log: filepath.Join(home, "debug.log"), scr: NewScreen(cols, rows), done: make(chan struct{}), tb: tb}
 	ptm, tty, err := openPTY(cols, rows)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	c.ptm = ptm
 	c.cmd = exec.Command(bin, append([]string{"--debug-log", c.log}, args...)...)
 	c.cmd.Env = cleanEnv(home)
+	if profile != "" {
+		c.cmd.Env = append(c.cmd.Env, "OPSDECK_CPUPROFILE="+profile+".cpu", "OPSDECK_MEMPROFILE="+profile+".heap")
+	}
 	attachTTY(c.cmd, tty)
 	c.start = time.Now()
 	if err := c.cmd.Start(); err != nil {
 		ptm.Close()
 		tty.Close()
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	tty.Close() // the child has it
 	go c.read()
-	b.Cleanup(c.stop)
+	tb.Cleanup(c.stop)
 	return c
 }
 
 // cleanEnv is the environment of every launched program: PATH, a private
-// HOME, a terminal type; nothing from the AWS environment.
+// HOME, a terminal type; nothing from the AWS environment; the Go
+// runtime's GOMEMLIMIT, GOGC, GODEBUG and GOMAXPROCS when set.
 func cleanEnv(home string) []string {
-	return []string{
+	env := []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + home,
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
@@ -125,6 +141,13 @@ func cleanEnv(home string) []string {
 		"LANG=C.UTF-8",
 		"AWS_EC2_METADATA_DISABLED=true",
 	}
+	// The Go runtime's own knobs pass through, to compare GC settings.
+	for _, k := range []string{"GOMEMLIMIT", "GOGC", "GODEBUG", "GOMAXPROCS"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
 
 func (c *console) read() {
@@ -141,6 +164,10 @@ func (c *console) read() {
 			c.last = now
 			c.bytes += n
 			c.scr.Write(buf[:n])
+			c.raw = append(c.raw, buf[:n]...)
+			if len(c.raw) > rawKeep {
+				c.raw = append(c.raw[:0], c.raw[len(c.raw)-rawKeep:]...)
+			}
 			kept := c.waiters[:0]
 			for _, w := range c.waiters {
 				if w.cond(c.scr) {
@@ -231,13 +258,31 @@ func (c *console) stop() {
 	exited := make(chan error, 1)
 	go func() { exited <- c.cmd.Wait() }()
 	select {
-	case <-exited:
+	case c.exitErr = <-exited:
 	case <-time.After(10 * time.Second):
-		_ = c.cmd.Process.Kill()
-		<-exited
+		// A console that ignores SIGTERM is a bug: show where it hangs
+		// (SIGQUIT makes the Go runtime print every goroutine).
+		_ = c.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			_ = c.cmd.Process.Kill()
+			<-exited
+		}
+		c.ptm.Close()
+		<-c.done
+		c.tb.Errorf("opsdeck did not exit within 10 s of SIGTERM; its last output:\n%s", c.rawTail())
+		return
 	}
 	c.ptm.Close()
 	<-c.done
+}
+
+// rawTail is the end of everything the program wrote, escapes and all.
+func (c *console) rawTail() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return string(c.raw)
 }
 
 // phases returns the start-up lines of the debug log.
