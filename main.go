@@ -142,10 +142,13 @@ func start(f flags) error {
 	defer slog.exit()
 
 	// One context for everything that runs behind the UI (the demo server,
-	// the simulator, the stream reader). SIGTERM and SIGHUP cancel it so
-	// DynamoDB Local is stopped even when the terminal goes away; Ctrl-C is
-	// a key inside the UI.
-	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	// the simulator, the stream reader) and the UI itself. SIGTERM and
+	// SIGHUP cancel it so DynamoDB Local is stopped even when the terminal
+	// goes away; so does SIGINT from outside (Ctrl-C typed is a key inside
+	// the UI). The program's own signal handler is off: on SIGTERM it would
+	// race this context, and when the context won, its blocked send hung
+	// the exit for good.
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer cancel()
 
 	opts := data.ConnOptions{
@@ -248,7 +251,7 @@ func start(f flags) error {
 		FallbackInterval: cfg.Stream.FallbackInterval,
 	})
 	slog.event("console built")
-	p := tea.NewProgram(timedModel{Model: m, log: slog}, tea.WithContext(ctx))
+	p := tea.NewProgram(timedModel{Model: m, log: slog}, tea.WithContext(ctx), tea.WithoutSignalHandler())
 	// The first page's query goes out now rather than once the program has
 	// set up the terminal and started its loop: it is what the operator is
 	// waiting for. The program is then given no Init command to run again.
