@@ -28,16 +28,24 @@ import (
 // needs no database), and without Java the benchmarks skip, saying why.
 func TestMain(m *testing.M) {
 	flag.Parse()
+	code := run(m)
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+func run(m *testing.M) int {
 	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
-		os.Exit(m.Run())
+		return m.Run()
 	}
 	if os.Getenv(ddblocal.TestEndpointEnv) == "" {
 		if _, err := ddblocal.FindJava(context.Background()); err != nil {
 			noServer = err.Error()
-			os.Exit(m.Run())
+			return m.Run()
 		}
 	}
-	os.Exit(ddblocal.RunTests(dropWorldAfter{m}))
+	return ddblocal.RunTests(dropWorldAfter{m})
 }
 
 // noServer says why there is no DynamoDB Local ("" when there is one).
