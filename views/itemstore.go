@@ -43,6 +43,11 @@ const looseLoc = ^uint32(0)
 type pack struct {
 	z    []byte // nil once freed
 	live int    // items of this block still current
+	// plain: z is the encoded block, not yet compressed. A list's first
+	// block is kept so until its second arrives: compressing it is most of
+	// the work between a first page's answer and its rows on screen
+	// (BenchmarkFirstPage), and one page uncompressed is under a megabyte.
+	plain bool
 }
 
 // resetItems drops every item (a new scope or a fresh first page).
@@ -128,7 +133,15 @@ func (l *list) putPage(ids []string, items []data.Item) {
 	}
 	b := &l.blocks
 	p := len(b.packs)
-	b.packs = append(b.packs, pack{z: packer.compress(raw)})
+	if p == 0 {
+		b.packs = append(b.packs, pack{z: bytes.Clone(raw), plain: true})
+	} else {
+		if first := &b.packs[0]; first.plain && first.z != nil {
+			first.z = packer.compress(first.z)
+		}
+		b.packs[0].plain = false
+		b.packs = append(b.packs, pack{z: packer.compress(raw)})
+	}
 	for pos, id := range kept {
 		if _, dup := l.items[id]; !dup {
 			b.packs[p].live++
@@ -170,7 +183,10 @@ func (b *itemBlocks) unpack(p int) []data.Item {
 	if p < 0 || p >= len(b.packs) || b.packs[p].z == nil {
 		return nil
 	}
-	raw, err := decompress(b.packs[p].z)
+	raw, err := b.packs[p].z, error(nil)
+	if !b.packs[p].plain {
+		raw, err = decompress(raw)
+	}
 	var items []data.Item
 	if err == nil {
 		r := itemReader{b: raw}
