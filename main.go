@@ -204,6 +204,10 @@ func start(f flags) error {
 	feed := livefeed.New(tailCtx, livefeed.Options{})
 	defer feed.Close()
 	tailDone := make(chan struct{})
+	tail := stream.New(conn, tables, stream.Options{
+		PollInterval: cfg.Stream.PollInterval,
+		Logf:         logger(logw, "stream"),
+	})
 	go func() {
 		defer close(tailDone)
 		// Stream discovery (DescribeTable of every table, DescribeStream, an
@@ -221,10 +225,7 @@ func start(f flags) error {
 			return
 		}
 		slog.event("stream reader started")
-		stream.New(conn, tables, stream.Options{
-			PollInterval: cfg.Stream.PollInterval,
-			Logf:         logger(logw, "stream"),
-		}).Run(tailCtx, feed)
+		tail.Run(tailCtx, feed)
 	}()
 
 	m := ui.New(ui.Options{
@@ -249,6 +250,8 @@ func start(f flags) error {
 		Feed:             feed,
 		StreamBuffer:     cfg.Stream.Buffer,
 		FallbackInterval: cfg.Stream.FallbackInterval,
+		DebugLog:         logw,
+		Demand:           tail.SetDemand,
 	})
 	slog.event("console built")
 	p := tea.NewProgram(timedModel{Model: m, log: slog}, tea.WithContext(ctx), tea.WithoutSignalHandler())

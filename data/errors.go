@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/aws/smithy-go"
 )
@@ -89,6 +90,25 @@ func IsNotFound(err error) bool { return hasCode(err, "ResourceNotFoundException
 // IsValidation reports whether DynamoDB rejected the request as malformed.
 func IsValidation(err error) bool { return hasCode(err, "ValidationException") }
 
+// TimeoutError: a call got no answer within its own deadline while its
+// caller still waited. It deliberately does not wrap
+// context.DeadlineExceeded: the operator cancelled nothing, so it is never
+// IsCancelled.
+type TimeoutError struct {
+	Op    string // "Scan", "DescribeTable", ...
+	After time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return e.Op + " timed out: no answer from DynamoDB within " + e.After.String()
+}
+
+// IsTimeout reports whether a call's own deadline ended it (TimeoutError).
+func IsTimeout(err error) bool {
+	var te *TimeoutError
+	return errors.As(err, &te)
+}
+
 // IsCancelled reports whether the caller's context ended the call.
 func IsCancelled(err error) bool {
 	var ce *smithy.CanceledError
@@ -144,6 +164,10 @@ func describe(err error) string {
 	switch {
 	case errors.Is(err, ErrReadOnly):
 		return ErrReadOnly.Error()
+	case IsTimeout(err):
+		var te *TimeoutError
+		errors.As(err, &te)
+		return te.Error() + on(table) + at(endpoint)
 	case errors.Is(err, context.Canceled):
 		return "cancelled"
 	case errors.Is(err, context.DeadlineExceeded):

@@ -217,7 +217,7 @@ func TestScanTableKeepsWhatItReadWhenAPageFails(t *testing.T) {
 		return ""
 	}
 	var last ScanProgress
-	got, err := db.store.ScanTable(context.Background(), TableSessions, 1, func(p ScanProgress) { last = p })
+	got, err := db.store.ScanTable(context.Background(), TableSessions, ScanOptions{Segments: 1}, func(p ScanProgress) { last = p })
 	if !IsAccessDenied(err) {
 		t.Fatalf("err = %v", err)
 	}
@@ -228,7 +228,7 @@ func TestScanTableKeepsWhatItReadWhenAPageFails(t *testing.T) {
 		t.Errorf("progress after failure: %+v", last)
 	}
 
-	_, err = NewStore(db.conn, db.tables.WithPrefix("gone-")).ScanTable(context.Background(), TableSessions, 2, nil)
+	_, err = NewStore(db.conn, db.tables.WithPrefix("gone-")).ScanTable(context.Background(), TableSessions, ScanOptions{Segments: 2}, nil)
 	if !IsNotFound(err) || !strings.Contains(Describe(err), "gone-") {
 		t.Errorf("scan of a missing table: %v / %q", err, Describe(err))
 	}

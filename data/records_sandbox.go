@@ -1,6 +1,7 @@
 package data
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -13,9 +14,13 @@ const (
 	SandboxStale           = "stale"
 )
 
-// DefaultLabDuration is the allocation window used when an item has no
-// usable lab_duration_hours (the seed's examples all use 4).
-const DefaultLabDuration = 4 * time.Hour
+// MaxLabHours bounds a usable lab_duration_hours: a year. A larger value is
+// a unit or typing error, not a lab, and no deadline is derived from it.
+const MaxLabHours = 24 * 366
+
+// unknownWindow is the note on a lab_duration_hours no deadline can be
+// derived from: the list shows the DEADLINE as "?" and never assumes one.
+const unknownWindow = "the allocation window is unknown, so no deadline is shown"
 
 const sandboxPKPrefix = "SBX#"
 
@@ -65,9 +70,16 @@ func DecodeSandbox(item Item) Sandbox {
 		LastSynced:          d.timeAttr("last_synced", "N", false),
 	}
 	s.LabDurationHours = d.num("lab_duration_hours", true)
-	if h, ok := s.LabDurationHours.Float64(); ok {
-		if h <= 0 {
-			d.flag("lab_duration_hours", "N > 0", "N", "not positive; the 4-hour default applies")
+	if _, ok := s.LabWindow(); !ok {
+		h, isNum := s.LabDurationHours.Float64()
+		switch {
+		case isNum && h <= 0:
+			d.flag("lab_duration_hours", "N > 0", "N", "not positive; "+unknownWindow)
+		case isNum:
+			d.flag("lab_duration_hours", fmt.Sprintf("N ≤ %d", MaxLabHours), "N", "more than a year; "+unknownWindow)
+		default:
+			// Absent or not a number: already flagged as such.
+			d.flag("lab_duration_hours", "", "", unknownWindow)
 		}
 	}
 	if s.PK != "" && s.SandboxID != "" && s.PK != sandboxPKPrefix+s.SandboxID {
@@ -83,33 +95,37 @@ func DecodeSandbox(item Item) Sandbox {
 	return s
 }
 
-// LabDuration is the item's own allocation window (lab_duration_hours), or
-// DefaultLabDuration when the item has none usable.
-func (s Sandbox) LabDuration() time.Duration {
+// LabWindow is the item's own allocation window (lab_duration_hours); ok is
+// false when the attribute is absent, not a number, not positive or more
+// than MaxLabHours. The window is then unknown: no default is assumed, since
+// a deadline shown on screen must be the item's own.
+func (s Sandbox) LabWindow() (time.Duration, bool) {
 	h, ok := s.LabDurationHours.Float64()
-	if !ok || h <= 0 || h > 24*365*100 {
-		return DefaultLabDuration
+	if !ok || h <= 0 || h > MaxLabHours {
+		return 0, false
 	}
-	return time.Duration(h * float64(time.Hour))
+	return time.Duration(h * float64(time.Hour)), true
 }
 
-// AllocationDeadline is when the current allocation ends; zero when the
-// sandbox has no allocation time.
-func (s Sandbox) AllocationDeadline() time.Time {
-	if s.AllocatedAt.IsZero() {
-		return time.Time{}
+// AllocationDeadline is when the current allocation ends; ok is false when
+// that cannot be known (no allocation time, or no usable window).
+func (s Sandbox) AllocationDeadline() (time.Time, bool) {
+	w, ok := s.LabWindow()
+	if s.AllocatedAt.IsZero() || !ok {
+		return time.Time{}, false
 	}
-	return s.AllocatedAt.Add(s.LabDuration())
+	return s.AllocatedAt.Add(w), true
 }
 
 // AllocationExpired reports whether an allocated sandbox is past its window
 // (allocated_at + its own lab_duration_hours < now). Sandboxes in any other
-// status, or never allocated, are not "expired".
+// status, never allocated, or whose window is unknown are not "expired".
 func (s Sandbox) AllocationExpired(now time.Time) bool {
-	if !strings.EqualFold(s.Status, SandboxAllocated) || s.AllocatedAt.IsZero() {
+	if !strings.EqualFold(s.Status, SandboxAllocated) {
 		return false
 	}
-	return s.AllocationDeadline().Before(now)
+	due, ok := s.AllocationDeadline()
+	return ok && due.Before(now)
 }
 
 func (Sandbox) Table() TableID { return TableSandboxes }

@@ -205,8 +205,8 @@ func TestSandboxAllocationExpiredUsesItsOwnLabDuration(t *testing.T) {
 	two := sandboxItem("a", "allocated", "track-1", alloc)
 	two["lab_duration_hours"] = num(2)
 	s := DecodeSandbox(two)
-	if s.LabDuration() != 2*time.Hour {
-		t.Fatalf("LabDuration = %v", s.LabDuration())
+	if w, ok := s.LabWindow(); !ok || w != 2*time.Hour {
+		t.Fatalf("LabWindow = %v %v", w, ok)
 	}
 	if s.AllocationExpired(baseTime.Add(119 * time.Minute)) {
 		t.Errorf("expired before its 2 h window ended")
@@ -222,8 +222,11 @@ func TestSandboxAllocationExpiredUsesItsOwnLabDuration(t *testing.T) {
 	missing := sandboxItem("c", "allocated", "track-1", alloc)
 	delete(missing, "lab_duration_hours")
 	m := DecodeSandbox(missing)
-	if m.LabDuration() != DefaultLabDuration || !hasProblem(m.Problems, "lab_duration_hours", "absent") {
-		t.Errorf("missing duration: %v %v", m.LabDuration(), m.Problems)
+	if _, ok := m.LabWindow(); ok || !hasProblem(m.Problems, "lab_duration_hours", "absent") {
+		t.Errorf("missing duration: %v", m.Problems)
+	}
+	if m.AllocationExpired(baseTime.Add(100 * time.Hour)) {
+		t.Errorf("a sandbox without a window was judged expired (a default window assumed)")
 	}
 	if DecodeSandbox(sandboxItem("d", "available", "", 0)).AllocationExpired(baseTime.Add(100 * time.Hour)) {
 		t.Errorf("an available sandbox cannot be expired")
@@ -231,6 +234,27 @@ func TestSandboxAllocationExpiredUsesItsOwnLabDuration(t *testing.T) {
 	pend := DecodeSandbox(sandboxItem("e", "pending_deletion", "t", alloc))
 	if pend.AllocationExpired(baseTime.Add(100 * time.Hour)) {
 		t.Errorf("only allocated sandboxes expire")
+	}
+}
+
+// A lab_duration_hours no window can be read from (not a number, not
+// positive, beyond a year) gives no deadline, never an assumed one, and
+// says so among the problems.
+func TestSandboxWithoutAReadableWindowHasNoDeadline(t *testing.T) {
+	alloc := baseTime.Unix()
+	for _, v := range []types.AttributeValue{str("4h"), num(0), num(-2), &types.AttributeValueMemberN{Value: "99999999999999999999"}} {
+		it := sandboxItem("w", "allocated", "track-1", alloc)
+		it["lab_duration_hours"] = v
+		s := DecodeSandbox(it)
+		if due, ok := s.AllocationDeadline(); ok {
+			t.Errorf("%v: deadline %v", v, due)
+		}
+		if s.AllocationExpired(baseTime.Add(100 * 24 * time.Hour)) {
+			t.Errorf("%v: judged expired", v)
+		}
+		if !hasProblem(s.Problems, "lab_duration_hours", "allocation window is unknown") {
+			t.Errorf("%v: problems %v", v, s.Problems)
+		}
 	}
 }
 

@@ -2,8 +2,10 @@ package data
 
 import (
 	"context"
+	"errors"
 	"math"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -56,24 +58,50 @@ type ScanProgress struct {
 	Segments     int
 }
 
-// ScanTable reads a whole table with `segments` parallel segments (1 to
-// 1,000,000; values below 1 mean 1) and reports progress after every page.
-// progress is called from one goroutine at a time and must return quickly;
-// it may be nil. On error or cancellation the items read so far are returned
-// together with the error, so nothing already paid for is lost.
-func (s *Store) ScanTable(ctx context.Context, table TableID, segments int, progress func(ScanProgress)) ([]Item, error) {
-	segments = max(1, min(segments, 1_000_000))
+// ScanOptions shape one ScanTable.
+type ScanOptions struct {
+	// Segments is the number of parallel segments (1 to 1,000,000; values
+	// below 1 mean 1).
+	Segments int
+	// CallTimeout bounds every call the scan makes (its DescribeTable and
+	// each Scan page, with the SDK's retries): a server that accepts the
+	// request and never answers ends the scan with a *TimeoutError instead
+	// of holding it for ever. 0 means DefaultCallTimeout.
+	CallTimeout time.Duration
+}
+
+// DefaultCallTimeout is how long one call of a long read waits for
+// DynamoDB when the caller does not say.
+const DefaultCallTimeout = 30 * time.Second
+
+// ScanTable reads a whole table in segments and reports progress after
+// every page. progress is called from one goroutine at a time and must
+// return quickly; it may be nil. On error, timeout or cancellation the
+// items read so far are returned together with the error, so nothing
+// already paid for is lost. Cancelling ctx ends it with ctx's error; a call
+// past its own deadline, with a *TimeoutError (IsTimeout, not IsCancelled).
+func (s *Store) ScanTable(ctx context.Context, table TableID, o ScanOptions, progress func(ScanProgress)) ([]Item, error) {
+	segments := max(1, min(o.Segments, 1_000_000))
+	timeout := o.CallTimeout
+	if timeout <= 0 {
+		timeout = DefaultCallTimeout
+	}
 	name := s.tables.Name(table)
 
 	// The item count only drives Fraction. Policies often grant Scan
 	// without DescribeTable, so a refused DescribeTable leaves Total at 0
-	// instead of failing the scan; a missing table or a cancelled context
-	// would fail the scan anyway, so they end it here.
+	// instead of failing the scan; a missing table, a cancelled context or
+	// a server that does not answer would fail the scan anyway, so they
+	// end it here.
 	var total int64
-	if est, err := s.EstimateScan(ctx, table); err == nil {
+	est, err := withDeadline(ctx, timeout, "DescribeTable", func(ctx context.Context) (ScanEstimate, error) {
+		return s.EstimateScan(ctx, table)
+	})
+	switch {
+	case err == nil:
 		total = est.ItemCount
-	} else if IsNotFound(err) || IsCancelled(err) {
-		return nil, err
+	case IsNotFound(err) || IsCancelled(err) || IsTimeout(err):
+		return nil, s.wrapTimeout("DescribeTable", table, err)
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -112,17 +140,19 @@ func (s *Store) ScanTable(ctx context.Context, table TableID, segments int, prog
 			defer wg.Done()
 			var start Item
 			for {
-				out, err := s.conn.DB.Scan(ctx, &dynamodb.ScanInput{
-					TableName:              aws.String(name),
-					Segment:                aws.Int32(int32(seg)),
-					TotalSegments:          aws.Int32(int32(segments)),
-					ExclusiveStartKey:      start,
-					ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+				out, err := withDeadline(ctx, timeout, "Scan", func(ctx context.Context) (*dynamodb.ScanOutput, error) {
+					return s.conn.DB.Scan(ctx, &dynamodb.ScanInput{
+						TableName:              aws.String(name),
+						Segment:                aws.Int32(int32(seg)),
+						TotalSegments:          aws.Int32(int32(segments)),
+						ExclusiveStartKey:      start,
+						ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+					})
 				})
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
-						firstErr = s.wrap("Scan", table, "", err)
+						firstErr = s.wrapTimeout("Scan", table, err)
 						cancel()
 					}
 					mu.Unlock()
@@ -147,4 +177,31 @@ func (s *Store) ScanTable(ctx context.Context, table TableID, segments int, prog
 		all = append(all, r...)
 	}
 	return all, firstErr
+}
+
+// withDeadline runs one call with its own deadline. When that deadline, and
+// not ctx, ended the call, the error is a *TimeoutError: the operator did
+// not cancel anything, the server did not answer.
+func withDeadline[T any](ctx context.Context, d time.Duration, op string, call func(context.Context) (T, error)) (T, error) {
+	cctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	out, err := call(cctx)
+	if err != nil && ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+		return out, &TimeoutError{Op: op, After: d}
+	}
+	return out, err
+}
+
+// wrapTimeout is wrap, except that a *TimeoutError (already naming its
+// call) keeps the table and endpoint without a second operation name.
+func (s *Store) wrapTimeout(op string, table TableID, err error) error {
+	var te *TimeoutError
+	if errors.As(err, &te) {
+		return &OpError{Op: te.Op, Table: s.tables.Name(table), Endpoint: s.conn.Target(), Err: te}
+	}
+	var oe *OpError
+	if errors.As(err, &oe) {
+		return err
+	}
+	return s.wrap(op, table, "", err)
 }

@@ -145,8 +145,8 @@ func TestMalformedSandboxStillListed(t *testing.T) {
 		t.Fatalf("%v %v", p.Items, err)
 	}
 	s := p.Items[0]
-	if s.LabDuration().Hours() != 2 || !hasProblem(s.Problems, "lab_duration_hours", "numeric string") {
-		t.Errorf("lab_duration_hours: %v %v", s.LabDuration(), s.Problems)
+	if w, ok := s.LabWindow(); !ok || w.Hours() != 2 || !hasProblem(s.Problems, "lab_duration_hours", "numeric string") {
+		t.Errorf("lab_duration_hours: %v %v", w, s.Problems)
 	}
 	if !s.AllocationExpired(baseTime.Add(3*time.Hour)) || s.AllocationExpired(baseTime.Add(time.Hour)) {
 		t.Errorf("expiry must follow the item's own 2 h window")

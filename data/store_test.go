@@ -452,7 +452,7 @@ func TestSandboxesByStatusTrackIdempotencyAndID(t *testing.T) {
 		t.Fatalf("SandboxesByIdempotencyKey: %v %v", ids(idem.Items), err)
 	}
 	sb, found, err := db.store.Sandbox(ctx, "alloc3")
-	if err != nil || !found || sb.AllocatedToTrack != "track-1" || sb.LabDuration() != 4*time.Hour {
+	if err != nil || !found || sb.AllocatedToTrack != "track-1" || !hasWindow(sb, 4*time.Hour) {
 		t.Fatalf("Sandbox: %+v %v %v", sb, found, err)
 	}
 	rec, found, err := db.store.Get(ctx, TableSandboxes, sb.Key())
@@ -513,7 +513,7 @@ func TestScanTableParallelWithProgress(t *testing.T) {
 		t.Fatalf("EstimateScan = %+v", est)
 	}
 	var reports []ScanProgress
-	got, err := db.store.ScanTable(ctx, TableEvents, 4, func(p ScanProgress) { reports = append(reports, p) })
+	got, err := db.store.ScanTable(ctx, TableEvents, ScanOptions{Segments: 4}, func(p ScanProgress) { reports = append(reports, p) })
 	if err != nil {
 		t.Fatal(Describe(err))
 	}
@@ -640,4 +640,9 @@ func TestEveryStoreExpressionAliasesAllNames(t *testing.T) {
 			t.Errorf("expression %q names %q directly", e, rest)
 		}
 	}
+}
+
+func hasWindow(s Sandbox, want time.Duration) bool {
+	w, ok := s.LabWindow()
+	return ok && w == want
 }

@@ -36,7 +36,15 @@
 //   - Hostile tenants (HostileTenants): control sequences, OSC 52, bidi
 //     overrides, invalid UTF-8 (in B attributes), wrong types, missing and
 //     unknown attributes; one session of the default project and one event
-//     of the default Inbox user carry escape sequences too.
+//     of the default Inbox user carry escape sequences too. Further rows
+//     (hostileClasses) cover what must be masked and shown true:
+//     credentials stored as lists, maps, sets, numbers and binary, a
+//     connectUrl stored as a map, tokens in opaque URLs, fragments and
+//     headers (SeedReport.HostileSecrets lists every one), credentials in
+//     the columns lists show (a session id, a run's failure reason, a
+//     sandbox name and external id, a delegation's and a consumer's cause),
+//     ids with invisible characters, numbers beyond int64, timestamps in
+//     milliseconds and with offsets, and an item of about 350 KB.
 //
 // What DynamoDB Local does that matters here (verified against it):
 //

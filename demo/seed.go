@@ -56,6 +56,9 @@ type SeedReport struct {
 
 	Hostile  HostileTenants
 	Defaults DefaultScopes
+	// HostileSecrets are the credentials planted in hostile rows (binary
+	// ones as their bytes), for tests that check none is ever shown.
+	HostileSecrets []string
 
 	// Notes records what the seed could not express as asked, and why
 	// (for example what DynamoDB refuses to store).
@@ -73,7 +76,10 @@ type HostileTenants struct {
 	EventUser string // Zapier user_id
 	Audience  string // w3infra delegation audience
 	Customer  string // w3infra subscription customer
-	Track     string // sandbox track
+	// Consumer is a space DID with a bidi override and a clear-screen
+	// sequence in it: it cannot be typed, only pasted.
+	Consumer string
+	Track    string // sandbox track
 }
 
 // DefaultScopes are the scopes the console opens each pane on in the demo.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"opsdeck/data"
 )
 
@@ -44,6 +46,7 @@ var hostile = HostileTenants{
 	EventUser: "user-hostile",
 	Audience:  "did:web:hostile.example",
 	Customer:  "did:mailto:hostile.example:mallory",
+	Consumer:  "did:key:z6Mk" + bidiOverride + escClear + "space",
 	Track:     "track-hostile",
 }
 
@@ -56,6 +59,7 @@ func seedHostile(g *gen, w *world) {
 	hostileEvents(g, w)
 	hostileW3infra(g, w)
 	hostileSandboxes(g, w)
+	hostileClasses(g, w)
 }
 
 func hostileSessions(g *gen, w *world) {
@@ -258,7 +262,7 @@ func hostileW3infra(g *gen, w *world) {
 		"subscription": avS(g.cid()),
 		"provider":     avS(providerWeb3),
 		"cause":        avS(g.cid()),
-		"consumer":     avS("did:key:z6Mk" + bidiOverride + escClear + "space"),
+		"consumer":     avS(hostile.Consumer),
 		"insertedAt":   avS(at),
 	})
 }
@@ -276,4 +280,191 @@ func hostileSandboxes(g *gen, w *world) {
 	it["eng_payload"] = avB(invalidUTF8)
 	it["external_id"] = avS("ext-" + bidiOverride + "999")
 	w.add(data.TableSandboxes, "quarantined", it)
+}
+
+// hostileSecret is a credential planted in a hostile row: long, opaque and
+// named by the shape it is stored in, so a test that finds it on screen
+// knows which case leaked. Every one is listed in SeedReport.HostileSecrets.
+func hostileSecret(w *world, kind string) string {
+	s := "hs_" + kind + "_Q7xV9kP2mW4rT8bN3cY6hJ1d"
+	w.report.HostileSecrets = append(w.report.HostileSecrets, s)
+	return s
+}
+
+// Offsets of zones that timestamps are written in.
+var (
+	zoneEAT = time.FixedZone("EAT", 3*3600)
+	zoneBRT = time.FixedZone("BRT", -3*3600)
+	zoneEST = time.FixedZone("EST", -5*3600)
+)
+
+// hostileClasses adds, under the hostile tenants, one row per class of
+// value that must be shown inert, masked and true: credentials stored in
+// every attribute type and at any depth, tokens inside URLs of any shape,
+// ids with invisible characters, numbers beyond int64, timestamps in
+// milliseconds or with an offset, and an item close to DynamoDB's 400 KB.
+func hostileClasses(g *gen, w *world) {
+	hp := wcProject{ID: hostile.Project, Timeout: time.Hour}
+	add := func(id string, mutate func(Item)) {
+		s := planSession(g, hp, "READY", nil)
+		it := s.item()
+		it["sessionId"] = avS(id)
+		it["expiresAt"] = avN(g.now.Add(20 * time.Hour).Unix())
+		mutate(it)
+		w.add(data.TableSessions, strAttr(it, "internalStatus"), it)
+	}
+	// A signing key in every type but a string, a connectUrl as a map,
+	// tokens in opaque URLs, fragments, headers and a huge value.
+	add("sess_hostile_key_list", func(it Item) {
+		it["signingKey"] = avL(avS(hostileSecret(w, "list")))
+	})
+	add("sess_hostile_key_map", func(it Item) {
+		it["signingKey"] = avM(Item{"kid": avS("k-2026-11"), "value": avS(hostileSecret(w, "map"))})
+		it["connectUrl"] = avM(Item{
+			"url":  avS("wss://203.0.113.66:9223/cdp?signingKey=" + hostileSecret(w, "urlmap")),
+			"host": avS("203.0.113.66"),
+		})
+	})
+	add("sess_hostile_key_set", func(it Item) {
+		it["signingKey"] = &types.AttributeValueMemberSS{Value: []string{hostileSecret(w, "set")}}
+		it["userMetadata"] = avM(Item{
+			"note":     avS("if the page hangs, attach with wss:203.0.113.66:9223/cdp?token=" + hostileSecret(w, "opaque") + " and reload"),
+			"callback": avS("https://hooks.hostile.example/cb#access_token=" + hostileSecret(w, "fragment") + "&state=1"),
+			"headers":  avS("Authorization: Bearer " + hostileSecret(w, "bearer")),
+		})
+	})
+	add("sess_hostile_key_bin", func(it Item) {
+		it["signingKey"] = avB([]byte(hostileSecret(w, "binary")))
+		it["userMetadata"] = avM(Item{
+			"apiKey":     &types.AttributeValueMemberNS{Value: []string{"31415926535897932384626"}},
+			"privateKey": &types.AttributeValueMemberBS{Value: [][]byte{[]byte(hostileSecret(w, "binset"))}},
+			"token":      avNum("27182818284590452353602"),
+		})
+	})
+	w.report.HostileSecrets = append(w.report.HostileSecrets, "31415926535897932384626", "27182818284590452353602")
+
+	// Ids that look like others: zero-width, isolate, line separator,
+	// soft hyphen and a C1 control (CSI) in one id.
+	add("sess_\u200bhostile\u2066inv\u2028is\u00adible\u009b", func(Item) {})
+
+	// Numbers DynamoDB stores and int64 cannot hold.
+	add("sess_hostile_numbers", func(it Item) {
+		it["proxyBytes"] = avNum("123456789012345678901234567890")
+		it["retryCount"] = avNum("9223372036854775808") // int64 max + 1
+		it["userMetadata"] = avM(Item{"quotaBytes": avNum("-99999999999999999999"), "ratio": avNum("0.000000000000000000000000000001")})
+	})
+	// Timestamps in milliseconds, and with offsets (the same instants the
+	// services mean, written in other zones).
+	add("sess_hostile_millis", func(it Item) {
+		it["expiresAt"] = avN(g.now.Add(20 * time.Hour).UnixMilli())
+		it["updatedAt"] = avN(g.now.Add(-2 * time.Minute).UnixMilli())
+	})
+	add("sess_hostile_offsets", func(it Item) {
+		it["createdAt"] = avS(g.now.Add(-90 * time.Minute).In(zoneEAT).Format(time.RFC3339))
+		it["updatedAt"] = avS(g.now.Add(-1 * time.Minute).In(zoneEST).Format("2006-01-02T15:04:05.000-0700"))
+		it["startedAt"] = avS(g.now.Add(-89 * time.Minute).In(zoneBRT).Format(time.RFC3339Nano))
+	})
+	// Close to the 400 KB item limit, with a token at the very end.
+	add("sess_hostile_huge", func(it Item) {
+		var b strings.Builder
+		for b.Len() < 300_000 {
+			b.WriteString("GET /json/version 200 OK; " + escRed + "cdp " + escReset + bidiOverride + "\n")
+		}
+		b.WriteString("last: wss://203.0.113.66:9223/cdp?signingKey=" + hostileSecret(w, "huge"))
+		it["debugDump"] = avS(b.String())
+		it["rawFrames"] = avB(append(bytesOf(invalidUTF8, 3000), []byte(escOSC52)...))
+	})
+
+	// Runs: a run stuck in PROCESSING whose updatedAt is written with an
+	// offset (and one whose offset puts it in the future), numbers beyond
+	// int64, a webhook URL with a password.
+	user := hostile.GraphUser
+	created := g.ago(2 * time.Hour)
+	it := graphRunItem(g, user, "0ffset", "prod", "PROCESSING", created, created)
+	it["updatedAt"] = avS(g.now.Add(-45 * time.Minute).In(zoneEAT).Format(time.RFC3339))
+	it["nodeCount"] = avNum("99999999999999999999")
+	it["webhookUrl"] = avS("https://opsdeck:" + hostileSecret(w, "runpassword") + "@hooks.hostile.example/runs")
+	w.add(data.TableGraphRuns, "PROCESSING", it)
+	created = g.ago(30 * time.Minute)
+	it = graphRunItem(g, user, "futur3", "prod", "PROCESSING", created, created)
+	it["updatedAt"] = avS(g.now.Add(2*time.Hour + 59*time.Minute).In(zoneBRT).Format(time.RFC3339))
+	w.add(data.TableGraphRuns, "PROCESSING", it)
+
+	// Events: a retry count beyond int64, a ttl in milliseconds, a payload
+	// carrying credentials as a map and as binary.
+	u := eventUser{ID: hostile.EventUser, Source: "198.51.100.66"}
+	ev := eventItem(g, u, "payment.failed", "failed", g.ago(40*time.Minute), 1)
+	ev["retry_count"] = avNum("18446744073709551616")
+	ev["ttl"] = avN(g.now.Add(30 * 24 * time.Hour).UnixMilli())
+	ev["payload"] = avM(Item{
+		"card":        avM(Item{"token": avS(hostileSecret(w, "cardtoken")), "last4": avS("4242")}),
+		"webhook":     avS("https://hooks.hostile.example/in?sig=" + hostileSecret(w, "sig") + "&id=42"),
+		"credentials": avB([]byte(hostileSecret(w, "credbytes"))),
+	})
+	w.add(data.TableEvents, "failed", ev)
+
+	// Delegations: an expiration beyond int64, an insertedAt with offset.
+	d := delegationItem(g, hostile.Audience, g.didKey(), g.ago(3*24*time.Hour), g.now.Add(24*time.Hour))
+	d["expiration"] = avNum("99999999999999999999999999")
+	d["insertedAt"] = avS(g.ago(3 * 24 * time.Hour).In(zoneEAT).Format("2006-01-02T15:04:05.000Z07:00"))
+	w.add(data.TableDelegations, "malformed", d)
+
+	// Sandboxes: an allocation in milliseconds, counters beyond int64, an
+	// id with a zero-width space.
+	sb := sandboxItem(g, 902, sbxAllocated, hostile.Track, 4, 30*time.Minute)
+	sb["allocated_at"] = avN(g.ago(30 * time.Minute).UnixMilli())
+	sb["deletion_retry_count"] = avNum("9223372036854775808")
+	w.add(data.TableSandboxes, sbxAllocated, sb)
+	sb = sandboxItem(g, 903, sbxAllocated, hostile.Track, 2, time.Hour)
+	id := "sbx_\u200b" + strAttr(sb, "sandbox_id")
+	sb["PK"], sb["sandbox_id"] = avS("SBX#"+id), avS(id)
+	sb["lab_duration_hours"] = avNum("99999999999999999999")
+	w.add(data.TableSandboxes, sbxAllocated, sb)
+
+	hostileTokensInColumns(g, w)
+}
+
+// hostileTokensInColumns puts credentials where a list shows them: in ids,
+// names, reasons and causes (a client that stored a connect URL as the
+// session id, a webhook URL with its password in a failure reason, a
+// console login link as a sandbox name). Lists mask them like the detail
+// view does.
+func hostileTokensInColumns(g *gen, w *world) {
+	hp := wcProject{ID: hostile.Project, Timeout: time.Hour}
+	s := planSession(g, hp, "READY", nil)
+	it := s.item()
+	it["sessionId"] = avS("wss://203.0.113.66:9223/cdp?token=" + hostileSecret(w, "sessionid"))
+	it["expiresAt"] = avN(g.now.Add(20 * time.Hour).Unix())
+	w.add(data.TableSessions, strAttr(it, "internalStatus"), it)
+
+	created := g.ago(70 * time.Minute)
+	it = graphRunItem(g, hostile.GraphUser, "w3bhook", "prod", "FAILED", created, created.Add(3*time.Minute))
+	it["failureReason"] = avS("webhook https://opsdeck:" + hostileSecret(w, "reasonpass") + "@hooks.hostile.example/runs answered 500")
+	w.add(data.TableGraphRuns, "FAILED", it)
+
+	sb := sandboxItem(g, 904, sbxAllocated, hostile.Track, 4, 20*time.Minute)
+	sb["name"] = avS("lab https://console.hostile.example/login?token=" + hostileSecret(w, "sbxname"))
+	sb["external_id"] = avS("Bearer " + hostileSecret(w, "extid"))
+	w.add(data.TableSandboxes, sbxAllocated, sb)
+
+	d := delegationItem(g, hostile.Audience, g.didKey(), g.ago(2*24*time.Hour), g.now.Add(24*time.Hour))
+	d["cause"] = avS("https://up.hostile.example/ucan?sig=" + hostileSecret(w, "cause"))
+	w.add(data.TableDelegations, "malformed", d)
+
+	w.add(data.TableConsumers, "", Item{
+		"subscription": avS(g.cid()),
+		"provider":     avS(providerWeb3),
+		"cause":        avS("https://up.hostile.example/c?access_token=" + hostileSecret(w, "consumercause")),
+		"consumer":     avS(hostile.Consumer),
+		"insertedAt":   avS(jsISO(g.ago(4 * 24 * time.Hour))),
+	})
+}
+
+// bytesOf repeats b n times.
+func bytesOf(b []byte, n int) []byte {
+	out := make([]byte, 0, len(b)*n)
+	for i := 0; i < n; i++ {
+		out = append(out, b...)
+	}
+	return out
 }

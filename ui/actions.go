@@ -12,6 +12,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/action"
+	"opsdeck/data/secret"
 	"opsdeck/views"
 	"opsdeck/views/inert"
 )
@@ -225,6 +226,8 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		under:   p.View,
 	})
 	m.dialog, m.mode = d, modeDialog
+	m.sizeDialog()
+	m.setFlash("", false) // an older message is not about this dialog
 	return m, d.Init(), true
 }
 
@@ -297,5 +300,9 @@ func plansTitle(plans []action.Plan) string {
 	return k.Title()
 }
 
-// oneLine is a sanitised single line for the status bar.
-func oneLine(s string) string { return inert.String(strings.ReplaceAll(s, "\n", " ")) }
+// oneLine is a sanitised single line for the status bar. Results quote
+// values found in the item, so credentials in them are masked first.
+func oneLine(s string) string {
+	s, _ = secret.Text(s)
+	return inert.String(strings.ReplaceAll(s, "\n", " "))
+}

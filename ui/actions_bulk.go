@@ -8,13 +8,16 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"opsdeck/data/action"
+	"opsdeck/data/secret"
 	"opsdeck/themes"
 	"opsdeck/views/inert"
 )
 
 // bulkDialog shows a bulk action while it runs (a progress bar; esc or
 // ctrl+c stops before the next row) and then its summary: every row under
-// succeeded, guard failed or error, each with its message.
+// succeeded, guard failed, outcome unknown or error, each with its message.
+// An unknown outcome is never filed as an error: the write may have been
+// applied, and the operator must check those rows, not retry them blind.
 type bulkDialog struct {
 	req         uint64
 	title       string
@@ -38,10 +41,12 @@ func (d *bulkDialog) record(r action.Result) {
 		d.sum.Succeeded = append(d.sum.Succeeded, r)
 	case r.GuardFailed:
 		d.sum.GuardFailed = append(d.sum.GuardFailed, r)
+	case r.Unknown:
+		d.sum.Unknown = append(d.sum.Unknown, r)
 	default:
 		d.sum.Errors = append(d.sum.Errors, r)
 	}
-	d.done = len(d.sum.Succeeded) + len(d.sum.GuardFailed) + len(d.sum.Errors)
+	d.done = len(d.sum.Succeeded) + len(d.sum.GuardFailed) + len(d.sum.Unknown) + len(d.sum.Errors)
 }
 
 func (d *bulkDialog) finish() { d.finished = true }
@@ -97,23 +102,29 @@ func (d *bulkDialog) View(width, height int) string {
 		return overlay(d.under, frameBox(d.title, body, foot, inner, height, &d.scroll, th), width, height, th)
 	}
 	s := d.sum
-	body = append(body, th.Title.Render(inert.Line(fmt.Sprintf("%d rows: %d succeeded, %d guard failed, %d errors", s.Total, len(s.Succeeded), len(s.GuardFailed), len(s.Errors)), inner)))
+	head := fmt.Sprintf("%d rows: %d succeeded, %d guard failed", s.Total, len(s.Succeeded), len(s.GuardFailed))
+	if n := len(s.Unknown); n > 0 {
+		head += fmt.Sprintf(", %d outcome unknown", n)
+	}
+	head += fmt.Sprintf(", %d errors", len(s.Errors))
+	body = append(body, th.Title.Render(inert.Line(head, inner)))
 	section := func(name string, st lipgloss.Style, rs []action.Result) {
 		if len(rs) == 0 {
 			return
 		}
 		body = append(body, "", th.Header.Render(inert.Line(fmt.Sprintf("%s (%d)", name, len(rs)), inner)))
 		for _, r := range rs {
-			msg := r.Message
+			msg, _ := secret.Text(r.Message)
 			if r.AuditErr != nil {
 				msg += " (audit log not written: " + r.AuditErr.Error() + ")"
 			}
-			body = append(body, "  "+th.Key.Render(inert.Line(r.Plan.Target, inner-2)))
+			body = append(body, "  "+th.Key.Render(inert.Line(maskedTarget(r.Plan.Target), inner-2)))
 			body = append(body, indent(wrapStyled(st, msg, inner-6), "      ")...)
 		}
 	}
 	section("Succeeded", th.OK, s.Succeeded)
 	section("Guard failed", th.Error, s.GuardFailed)
+	section("Outcome unknown — check these rows", th.Warn, s.Unknown)
 	section("Errors", th.Error, s.Errors)
 	foot = append(foot, "", th.Muted.Render(inert.Line("esc/enter closes · ↑/↓ scroll", inner)))
 	title := d.title

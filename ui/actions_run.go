@@ -170,9 +170,11 @@ func (m *Model) showResult(r action.Result) tea.Cmd {
 	if r.OK {
 		msg += " ✓"
 	}
-	if r.Err != nil && r.UpdateExpression != "" && !errors.Is(r.Err, data.ErrReadOnly) {
-		// The request was built and perhaps sent: whether it was applied
-		// is unknown, so the row is read back (refreshRows) and shows it.
+	if r.Err != nil && !r.OK && !r.Unknown && r.UpdateExpression != "" && !errors.Is(r.Err, data.ErrReadOnly) {
+		// The request was built and perhaps sent, and it failed: the row
+		// is read back (refreshRows) and shows what is stored. An unknown
+		// outcome already says to check the row, and says why; nothing
+		// may be added that reads as "not done".
 		msg += " — the row was read back: check it"
 	}
 	if r.AuditErr != nil {
@@ -233,10 +235,13 @@ func (m *Model) bulkFinished(d *bulkDialog) tea.Cmd {
 	d.finish()
 	s := d.sum
 	var all []action.Result
-	all = append(append(append(all, s.Succeeded...), s.GuardFailed...), s.Errors...)
+	all = append(append(append(append(all, s.Succeeded...), s.GuardFailed...), s.Unknown...), s.Errors...)
 	line := fmt.Sprintf("%d of %d succeeded", len(s.Succeeded), s.Total)
 	if n := len(s.GuardFailed); n > 0 {
 		line += fmt.Sprintf(" · %d guard failed", n)
+	}
+	if n := len(s.Unknown); n > 0 {
+		line += fmt.Sprintf(" · %d outcome unknown: check them", n)
 	}
 	if n := len(s.Errors); n > 0 {
 		line += fmt.Sprintf(" · %d errors", n)
@@ -259,8 +264,9 @@ func (m *Model) bulkFinished(d *bulkDialog) tea.Cmd {
 
 // changesToDialog lets an open confirmation see live changes to its
 // targets (called by the root for every ChangesMsg).
-func (m Model) changesToDialog(changes []views.Change) {
+func (m Model) changesToDialog(changes []views.Change) tea.Cmd {
 	if d, ok := m.dialog.(*confirmDialog); ok && m.mode == modeDialog {
-		d.Changes(changes)
+		return d.Changes(changes)
 	}
+	return nil
 }

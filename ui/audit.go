@@ -111,12 +111,14 @@ func auditLines(e action.AuditEntry, w int, th themes.Theme) []string {
 	if e.Problem != "" {
 		return wrapStyled(th.Warn, "("+e.Problem+") "+e.Raw, w)
 	}
-	st := th.OK
-	switch {
-	case strings.HasPrefix(e.Result, "guard failed"):
+	// "ok: <how a lost response was recognised>" is a write that happened,
+	// and "unknown: …" one that may have: neither is drawn as a failure.
+	st := th.Error
+	switch res := strings.SplitN(e.Result, ":", 2)[0]; res {
+	case "ok":
+		st = th.OK
+	case "guard failed", "unknown":
 		st = th.Warn
-	case e.Result != "ok":
-		st = th.Error
 	}
 	res := "ok"
 	if e.Result != "ok" {

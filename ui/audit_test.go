@@ -5,6 +5,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"opsdeck/data/action"
+	"opsdeck/themes"
+	"opsdeck/views/inert"
 )
 
 func TestParseAuditCommand(t *testing.T) {
@@ -85,5 +91,28 @@ func TestAuditOverlayShowsBadLinesInert(t *testing.T) {
 	}
 	if !strings.Contains(stripANSI(raw), `not json \x1b[2J`) {
 		t.Errorf("bad line not shown:\n%s", stripANSI(raw))
+	}
+}
+
+// A write recognised after a lost response is drawn as done, an unknown
+// outcome as a warning: neither in the colour of a failure.
+func TestAuditOverlayColoursOutcomesByWhatHappened(t *testing.T) {
+	th := themes.Dark()
+	for _, tc := range []struct {
+		result string
+		style  lipgloss.Style
+		label  string
+	}{
+		{"ok", th.OK, "ok"},
+		{"ok: response lost, the retry found this attempt's write on the item", th.OK, "ok"},
+		{"unknown: Release session s: outcome unknown", th.Warn, "unknown"},
+		{"guard failed: status is still RUNNING", th.Warn, "guard failed"},
+		{"error: throttled", th.Error, "error"},
+	} {
+		e := action.AuditEntry{Time: fixedNow, Result: tc.result, Action: action.ReleaseSession, Env: "dev", Target: "s", Operator: "alice"}
+		head := auditLines(e, 100, th)[0]
+		if !strings.Contains(head, tc.style.Render(inert.Pad(tc.label, 12))) {
+			t.Errorf("%q drawn as %q", tc.result, head)
+		}
 	}
 }

@@ -12,8 +12,9 @@ import (
 // right whenever a frame is drawn; the clock makes sure one is drawn about
 // once a second while such a column is on screen, and re-renders the shown
 // rows so that styling tied to the clock (an expiry passing) follows. It
-// does not tick otherwise: an idle console with no times on screen stays
-// idle.
+// also ticks while the shown pane waits for a read, whose elapsed time is
+// on screen. It does not tick otherwise: an idle console with no times on
+// screen stays idle.
 
 // clockEvery is how often live times are redrawn.
 const clockEvery = time.Second
@@ -23,14 +24,15 @@ type clockTickMsg struct{}
 // armClock starts the tick when the shown pane has live times and none is
 // on its way.
 func (m *Model) armClock() tea.Cmd {
-	if m.clockArmed || m.quitting || !m.liveTimesShown() {
+	if m.clockArmed || m.quitting || !m.liveTimesShown() && !m.panes[m.active].Status().Loading {
 		return nil
 	}
 	m.clockArmed = true
 	return tea.Tick(clockEvery, func(time.Time) tea.Msg { return clockTickMsg{} })
 }
 
-// onClockTick re-renders the shown rows and re-arms while times are shown.
+// onClockTick re-renders the shown rows and re-arms while times are shown
+// or a load runs (whose wait is counted on screen).
 func (m Model) onClockTick() (tea.Model, tea.Cmd) {
 	m.clockArmed = false
 	if r, ok := m.panes[m.active].(views.Retimer); ok && m.mode != modeHelp {

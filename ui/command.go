@@ -351,20 +351,36 @@ func Complete(line string, ids func(Verb) []string) []string {
 			if spec.verb == VerbStream || spec.verb == VerbScan {
 				cands = append(cands, tableNames()...)
 			} else if spec.arg != "" && ids != nil {
-				cands = append(cands, ids(spec.verb)...)
+				// Tenant ids go in exactly as stored; one the tokenizer
+				// would split (a space, a newline, a quote) is quoted.
+				for _, id := range ids(spec.verb) {
+					cands = append(cands, quoteArg(id))
+				}
 			}
 		}
 	}
 	var out []string
 	seen := map[string]bool{}
+	w := strings.ToLower(word)
 	for _, c := range cands {
-		if strings.HasPrefix(strings.ToLower(c), strings.ToLower(word)) && !seen[c] {
+		lc := strings.ToLower(c)
+		if (strings.HasPrefix(lc, w) || strings.HasPrefix(lc, `"`+w)) && !seen[c] {
 			seen[c] = true
 			out = append(out, head+c)
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// quoteArg writes an argument so that tokenize gives it back unchanged:
+// bare when it holds no space and no quote, else in double quotes with
+// each quote escaped.
+func quoteArg(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '"' }) {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
 }
 
 func enumFor(v Verb, opt string) []string {

@@ -124,3 +124,19 @@ func TestComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionQuotesWhatTheTokenizerWouldSplit: an id with a space, a
+// newline or a quote is completed in quotes and parses back unchanged.
+func TestCompletionQuotesWhatTheTokenizerWouldSplit(t *testing.T) {
+	for _, id := range []string{"sess plain", "sess\nline", `sess"q`, "sess_\u202eok", "sess\u2028sep"} {
+		ids := func(Verb) []string { return []string{id} }
+		got := Complete("session ", ids)
+		if len(got) != 1 {
+			t.Fatalf("%q: completions %q", id, got)
+		}
+		cmd, err := ParseCommand(got[0])
+		if err != nil || cmd.Arg != id {
+			t.Fatalf("%q: completed to %q, parsed back as %q (%v)", id, got[0], cmd.Arg, err)
+		}
+	}
+}

@@ -1,28 +1,39 @@
 package ui
 
 import (
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
 	"opsdeck/data/action"
 	"opsdeck/themes"
+	"opsdeck/ui/lineedit"
 	"opsdeck/views"
+	"opsdeck/views/inert"
 )
 
 // confirmDialog asks before an action writes. The default answer is No:
 // only the Confirm key (y) says yes; Deny (n, esc) and a bare enter say no.
 // In a protected environment y is not enough: the operator types the item
 // id (or, for a bulk action, the number of rows) and presses enter.
+//
+// A confirmation is only worth what the operator read, so the dialog
+// refuses a yes it cannot stand behind:
+//   - when the question cannot be seen (a terminal too small for it);
+//   - when a live change re-pinned it to values the operator has not read:
+//     it says what changed, the confirm key does nothing for rereadDelay,
+//     and then needs a fresh press to acknowledge before the next one
+//     confirms (typed phrases are cleared and typed again);
+//   - from a held key (a key repeat).
 type confirmDialog struct {
 	confirmSpec
-	input    textinput.Model
+	input    lineedit.Model
 	mismatch bool // the last enter had a phrase that did not match
 
 	// live notes the targets that changed while the dialog was open; stale
@@ -31,8 +42,31 @@ type confirmDialog struct {
 	live  []string
 	stale string
 
-	scroll int // first line of the targets section shown
+	// reread says what changed since the operator last read the dialog
+	// (newest last); changedAt is when. acked: the operator acknowledged
+	// it with a fresh key press after the pause.
+	reread    []string
+	changedAt time.Time
+	acked     bool
+	// refused says why the last answer did nothing; the next key clears it.
+	refused string
+
+	scroll int
+	// w, h are the size the dialog is drawn at (the root sets them before
+	// every message), so that a key knows whether the question shows.
+	w, h int
 }
+
+// rereadDelay is how long the confirm key does nothing after the dialog
+// changed: long enough that a y already on its way does not count, short
+// enough not to stand in the way of someone who read the change.
+const rereadDelay = 2 * time.Second
+
+// minDialogInner is the narrowest text width a question is read at.
+const minDialogInner = 16
+
+// dialogTickMsg redraws an open dialog when its pause ends.
+type dialogTickMsg struct{}
 
 // confirmSpec is what the dialog is built from.
 type confirmSpec struct {
@@ -57,12 +91,7 @@ func newConfirmDialog(s confirmSpec) *confirmDialog {
 		d.now = time.Now
 	}
 	if s.typed {
-		d.input = textinput.New()
-		d.input.Prompt = "> "
-		d.input.CharLimit = 256
-		st := d.input.Styles()
-		st.Cursor.Blink = false
-		d.input.SetStyles(st)
+		d.input = lineedit.New(256)
 	}
 	return d
 }
@@ -70,10 +99,13 @@ func newConfirmDialog(s confirmSpec) *confirmDialog {
 // Init focuses the phrase input of a protected environment.
 func (d *confirmDialog) Init() tea.Cmd {
 	if d.typed {
-		return d.input.Focus()
+		d.input.Focus()
 	}
 	return nil
 }
+
+// SetSize is the area the dialog is drawn in.
+func (d *confirmDialog) SetSize(w, h int) { d.w, d.h = w, h }
 
 // Phrase is what must be typed in a protected environment.
 func (d *confirmDialog) Phrase() string { return action.ConfirmPhrase(d.plans) }
@@ -86,14 +118,12 @@ func (d *confirmDialog) Plans() []action.Plan { return d.plans }
 func (d *confirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ChangesMsg:
-		d.Changes(msg.Changes)
-		return d, nil
+		return d, d.Changes(msg.Changes)
 	case tea.PasteMsg:
-		if d.typed {
-			var cmd tea.Cmd
-			d.input, cmd = d.input.Update(msg)
-			d.mismatch = false
-			return d, cmd
+		// A bracketed paste of an id with invisible characters goes in
+		// whole: it cannot be typed.
+		if d.typed && d.input.Update(msg) {
+			d.mismatch, d.refused = false, ""
 		}
 		return d, nil
 	case tea.KeyPressMsg:
@@ -103,6 +133,7 @@ func (d *confirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 }
 
 func (d *confirmDialog) key(k tea.KeyPressMsg) (Dialog, tea.Cmd) {
+	d.refused = ""
 	switch k.String() {
 	case "esc", "ctrl+c":
 		return nil, d.cancel()
@@ -118,21 +149,35 @@ func (d *confirmDialog) key(k tea.KeyPressMsg) (Dialog, tea.Cmd) {
 			if d.stale != "" {
 				return d, nil
 			}
-			if action.PhraseMatches(d.input.Value(), d.Phrase()) {
+			if why, cmd := d.refuse(k); why != "" {
+				d.refused = why
+				return d, cmd
+			}
+			if phraseMatches(d.input.Value(), d.Phrase()) {
 				return nil, d.accept()
 			}
 			d.mismatch = true
 			return d, nil
 		}
-		var cmd tea.Cmd
-		d.input, cmd = d.input.Update(k)
-		d.mismatch = false
-		return d, cmd
+		if d.input.Update(k) {
+			d.mismatch = false
+		}
+		return d, nil
 	}
 	switch {
 	case key.Matches(k, d.confirm):
 		if d.stale != "" {
 			return d, nil // nothing left to confirm; n/esc closes
+		}
+		if why, cmd := d.refuse(k); why != "" {
+			d.refused = why
+			return d, cmd
+		}
+		if d.mustReread() {
+			// The pause is over and this is a fresh press: it says the
+			// operator read the change. The next press confirms.
+			d.acked = true
+			return d, nil
 		}
 		return nil, d.accept()
 	case key.Matches(k, d.deny), k.String() == "enter":
@@ -140,6 +185,49 @@ func (d *confirmDialog) key(k tea.KeyPressMsg) (Dialog, tea.Cmd) {
 		return nil, d.cancel()
 	}
 	return d, nil
+}
+
+// refuse says why an answer (y, or enter on a typed phrase) cannot count
+// now, with a Cmd that redraws when that may change; "" when it can.
+func (d *confirmDialog) refuse(k tea.KeyPressMsg) (string, tea.Cmd) {
+	if !d.fits(d.w, d.h) {
+		return "the question cannot be seen: enlarge the terminal to answer", nil
+	}
+	if k.IsRepeat {
+		return "a held key does not answer: release it and press " + d.answerKey() + " again", nil
+	}
+	if d.mustReread() {
+		if left := d.rereadLeft(); left > 0 {
+			return fmt.Sprintf("the dialog just changed: read it again (%s answers in %.1fs)", d.answerKey(), left.Seconds()), tickAfter(left)
+		}
+	}
+	return "", nil
+}
+
+func (d *confirmDialog) answerKey() string {
+	if d.typed {
+		return "enter"
+	}
+	return d.confirm.Help().Key
+}
+
+// mustReread: a change the operator has not acknowledged yet.
+func (d *confirmDialog) mustReread() bool { return !d.changedAt.IsZero() && !d.acked }
+
+// rereadLeft is how long the answer stays disabled after the last change.
+func (d *confirmDialog) rereadLeft() time.Duration {
+	return max(d.changedAt.Add(rereadDelay).Sub(d.now()), 0)
+}
+
+func tickAfter(d time.Duration) tea.Cmd {
+	return tea.Tick(d+50*time.Millisecond, func(time.Time) tea.Msg { return dialogTickMsg{} })
+}
+
+// phraseMatches accepts the phrase as stored or as the dialog displays it
+// (escaped): an id with invisible or control characters can be typed the
+// way it is shown, or pasted as it is.
+func phraseMatches(typed, phrase string) bool {
+	return action.PhraseMatches(typed, phrase) || action.PhraseMatches(typed, inert.String(phrase))
 }
 
 func (d *confirmDialog) accept() tea.Cmd {
@@ -153,10 +241,14 @@ func (d *confirmDialog) cancel() tea.Cmd {
 }
 
 // Changes applies live changes (stream records) to the dialog: a change to
-// a target refreshes its plan so the dialog shows what is there now.
-func (d *confirmDialog) Changes(changes []views.Change) {
+// a target refreshes its plan so the dialog shows what is there now. When
+// what the dialog shows changed, it must be read again before a yes counts.
+func (d *confirmDialog) Changes(changes []views.Change) tea.Cmd {
+	var what []string
 	for _, c := range changes {
-		for i := range d.plans {
+		// Index by index: a target that no longer qualifies leaves the
+		// list while it is walked.
+		for i := 0; i < len(d.plans); i++ {
 			p := d.plans[i]
 			if c.Table != p.Table || !sameKey(p.Key, c.Keys) {
 				continue
@@ -165,53 +257,132 @@ func (d *confirmDialog) Changes(changes []views.Change) {
 			if c.Event == "REMOVE" {
 				img = nil
 			}
-			d.targetChanged(i, img)
+			w, removed := d.targetChanged(i, img)
+			if w != "" {
+				what = append(what, w)
+			}
+			if removed {
+				i--
+			}
 		}
 	}
+	if len(what) == 0 || d.stale != "" {
+		return nil
+	}
+	d.changedAt, d.acked, d.refused = d.now(), false, ""
+	d.reread = append(d.reread, what...)
+	if len(d.reread) > 3 {
+		d.reread = d.reread[len(d.reread)-3:]
+	}
+	if d.typed {
+		// What was typed answered another question.
+		d.input.SetValue("")
+		d.mismatch = false
+	}
+	return tickAfter(rereadDelay)
 }
 
 // TargetChanged tells the dialog that its (first) target now holds
 // newImage (nil: deleted). For a single action that is the target.
-func (d *confirmDialog) TargetChanged(newImage data.Item) {
-	if len(d.plans) > 0 {
-		d.targetChanged(0, newImage)
+func (d *confirmDialog) TargetChanged(newImage data.Item) tea.Cmd {
+	if len(d.plans) == 0 {
+		return nil
 	}
+	return d.Changes([]views.Change{{Table: d.plans[0].Table, Event: "MODIFY", Keys: d.plans[0].Key, New: newImage}})
 }
 
-func (d *confirmDialog) targetChanged(i int, img data.Item) {
+// targetChanged applies a new image of plan i. It says what changed in
+// what the dialog shows ("" when nothing shown did), and whether the plan
+// left the dialog.
+func (d *confirmDialog) targetChanged(i int, img data.Item) (what string, removed bool) {
 	p := d.plans[i]
 	if len(img) > 0 && sameItem(p.Seen, img) {
-		return // a record that repeats what was seen changes nothing
+		return "", false // a record that repeats what was seen changes nothing
 	}
 	ok, _, why := p.Check(img)
 	np, err := p.Refresh(img, d.now())
+	reason := ""
 	switch {
 	case len(img) == 0:
-		d.noteLive(i, p.Target+" was deleted")
+		reason = "was deleted"
+		d.noteLive(p.Target + " was deleted")
 	case err != nil:
-		d.noteLive(i, p.Target+" changed and no longer qualifies: "+reasonOf(err))
+		reason = "no longer qualifies: " + reasonOf(err)
+		d.noteLive(p.Target + " changed and no longer qualifies: " + reasonOf(err))
 	case !ok:
 		// The old plan would fail now; the refreshed one shows the new
 		// values and the operator confirms what is really there.
 		d.plans[i] = np
-		d.noteLive(i, p.Target+" changed ("+strings.TrimPrefix(why, "not "+doneWord(p.Kind)+": ")+"): now showing its current values")
+		d.noteLive(p.Target + " changed (" + strings.TrimPrefix(why, "not "+doneWord(p.Kind)+": ") + "): now showing its current values")
 		d.mismatch = false
-		return
+		return planDiff(p, np), false
 	default:
 		d.plans[i] = np
-		d.noteLive(i, p.Target+" changed: now showing its current values")
-		return
+		d.noteLive(p.Target + " changed: now showing its current values")
+		return planDiff(p, np), false
 	}
 	// Deleted or no longer applicable.
 	if len(d.plans) == 1 {
 		d.stale = d.live[len(d.live)-1]
-		return
+		return "", false
 	}
 	d.plans = append(d.plans[:i:i], d.plans[i+1:]...)
 	d.skipped = append(d.skipped, skippedRow{target: p.Target, reason: "changed while this dialog was open"})
+	return p.Target + " " + reason + ", and left this action", true
 }
 
-func (d *confirmDialog) noteLive(_ int, s string) {
+// planDiff says what differs between two plans of one target in what the
+// dialog shows: the values before and after, the guard. "" when nothing.
+func planDiff(old, cur action.Plan) string {
+	var parts []string
+	for _, c := range cur.Changes {
+		var was *action.Change
+		for j := range old.Changes {
+			if old.Changes[j].Attr == c.Attr {
+				was = &old.Changes[j]
+				break
+			}
+		}
+		nb, na := maskedChange(c)
+		switch {
+		case was == nil:
+			parts = append(parts, c.Attr+" is now written too ("+nb+" → "+na+")")
+		case was.Before != c.Before:
+			ob, _ := maskedChange(*was)
+			parts = append(parts, c.Attr+" is now "+nb+" (was "+ob+")")
+		case was.After != c.After:
+			_, oa := maskedChange(*was)
+			parts = append(parts, c.Attr+" would now become "+na+" (not "+oa+")")
+		}
+	}
+	for _, c := range old.Changes {
+		found := false
+		for _, n := range cur.Changes {
+			found = found || n.Attr == c.Attr
+		}
+		if !found {
+			parts = append(parts, c.Attr+" is no longer written")
+		}
+	}
+	if guardText(old) != guardText(cur) {
+		parts = append(parts, "the guard changed")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return old.Target + ": " + strings.Join(parts, "; ")
+}
+
+func guardText(p action.Plan) string {
+	var b strings.Builder
+	for _, c := range p.Guard {
+		b.WriteString(c.Text)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+func (d *confirmDialog) noteLive(s string) {
 	d.live = append(d.live, s)
 	if len(d.live) > 3 {
 		d.live = d.live[len(d.live)-3:]
@@ -257,10 +428,16 @@ func countLabel(n int, t data.TableID) string {
 func (d *confirmDialog) Hints() string {
 	no := d.deny.Help().Key + " cancel (default) · enter = No"
 	switch {
+	case !d.fits(d.w, d.h):
+		return "enlarge the terminal: too small to show this question, so it cannot be answered · esc cancels"
 	case d.stale != "":
 		return d.deny.Help().Key + " close · ↑/↓ scroll"
 	case d.typed:
 		return "type " + d.Phrase() + " then enter to confirm · esc cancel · ↑/↓ scroll"
+	case d.mustReread() && d.rereadLeft() > 0:
+		return "the dialog changed: read it again · " + no
+	case d.mustReread():
+		return d.confirm.Help().Key + " acknowledge the change (then " + d.confirm.Help().Key + " again confirms) · " + no
 	}
 	return d.confirm.Help().Key + " confirm · " + no + " · ↑/↓ scroll"
 }

@@ -7,7 +7,10 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"opsdeck/data/action"
+	"opsdeck/data/secret"
 	"opsdeck/themes"
+	"opsdeck/ui/lineedit"
 	"opsdeck/views/inert"
 )
 
@@ -15,8 +18,11 @@ import (
 // (ids, before/after values, guard texts) passes through inert.
 func (d *confirmDialog) View(width, height int) string {
 	th := d.theme
+	if !d.fits(width, height) {
+		return tooSmall(plansTitle(d.plans), width, height, th)
+	}
 	inner := dialogInner(width)
-	var body, foot []string
+	var body []string
 	add := func(lines ...string) { body = append(body, lines...) }
 
 	// What is about to change.
@@ -30,7 +36,7 @@ func (d *confirmDialog) View(width, height int) string {
 			add(th.Muted.Render(inert.Line(fmt.Sprintf("%d not applicable, left alone", len(d.skipped)), inner)))
 		}
 	} else {
-		add(th.StatusKey.Render("Target ") + th.Title.Render(inert.Line(d.plans[0].Target, inner-7)))
+		add(th.StatusKey.Render("Target ") + th.Title.Render(inert.Line(maskedTarget(d.plans[0].Target), inner-7)))
 	}
 	for _, l := range d.live {
 		add(wrapStyled(th.Warn, "⚠ live: "+l, inner)...)
@@ -44,13 +50,14 @@ func (d *confirmDialog) View(width, height int) string {
 		for _, p := range d.plans {
 			var parts []string
 			for _, c := range p.Changes {
-				parts = append(parts, c.Attr+" "+c.Before+" → "+c.After)
+				before, after := maskedChange(c)
+				parts = append(parts, c.Attr+" "+before+" → "+after)
 			}
-			add("  " + th.Key.Render(inert.Line(p.Target, inner-2)))
+			add("  " + th.Key.Render(inert.Line(maskedTarget(p.Target), inner-2)))
 			add("      " + inert.Line(strings.Join(parts, "; "), max(inner-6, 1)))
 		}
 		for _, s := range d.skipped {
-			add("  " + th.Muted.Render(inert.Line(s.target, inner-2)))
+			add("  " + th.Muted.Render(inert.Line(maskedTarget(s.target), inner-2)))
 			add(wrapStyled(th.Muted, "      not applicable: "+s.reason, inner)...)
 		}
 	} else {
@@ -60,13 +67,14 @@ func (d *confirmDialog) View(width, height int) string {
 			aw = max(aw, min(lipgloss.Width(inert.String(c.Attr)), 22))
 		}
 		for _, c := range d.plans[0].Changes {
-			add(changeLines(c.Attr, c.Before, c.After, aw, inner, th)...)
+			before, after := maskedChange(c)
+			add(changeLines(c.Attr, before, after, aw, inner, th)...)
 		}
 	}
 	add("")
 	guardFor := ""
 	if d.bulk {
-		guardFor = " (shown for " + d.plans[0].Target + ")"
+		guardFor = " (shown for " + maskedTarget(d.plans[0].Target) + ")"
 	}
 	add(th.Header.Render(inert.Line("Only if"+guardFor, inner)))
 	for _, c := range d.plans[0].Guard {
@@ -79,19 +87,44 @@ func (d *confirmDialog) View(width, height int) string {
 	add("")
 	add(wrapStyled(th.Muted, d.plans[0].Kind.Note(), inner)...)
 
-	// The question: always visible, whatever the height.
-	foot = append(foot, "")
+	title := plansTitle(d.plans)
+	box := frameBox(title, body, d.footLines(inner), inner, height, &d.scroll, th)
+	return overlay(d.under, box, width, height, th)
+}
+
+// footLines are the lines that always show, under the scrolled body: what
+// changed and must be read again, why the last answer did nothing, and the
+// question with its keys or the phrase input.
+func (d *confirmDialog) footLines(inner int) []string {
+	th := d.theme
+	foot := []string{""}
+	if d.stale == "" && len(d.reread) > 0 && (d.mustReread() || d.typed && d.input.Value() == "") {
+		foot = append(foot, wrapStyled(th.Warn, "⚠ changed while this dialog was open — "+strings.Join(d.reread, " · ")+". Read it again.", inner)...)
+		switch {
+		case d.typed:
+			foot = append(foot, wrapStyled(th.Warn, "Type the phrase again to confirm what is shown now.", inner)...)
+		case d.rereadLeft() > 0:
+			foot = append(foot, wrapStyled(th.Warn, d.confirm.Help().Key+" is disabled for a moment.", inner)...)
+		default:
+			foot = append(foot, wrapStyled(th.Warn, "Press "+d.confirm.Help().Key+" to acknowledge; then "+d.confirm.Help().Key+" confirms.", inner)...)
+		}
+	} else if d.acked && d.stale == "" {
+		foot = append(foot, wrapStyled(th.Muted, "change acknowledged", inner)...)
+	}
+	if d.refused != "" {
+		foot = append(foot, wrapStyled(th.Error, d.refused, inner)...)
+	}
 	verb := strings.ToLower(plansTitle(d.plans))
 	switch {
 	case d.stale != "":
 		foot = append(foot, th.Key.Render(d.deny.Help().Key)+" close")
 	case d.typed:
 		foot = append(foot, wrapStyled(th.Warn, fmt.Sprintf("Protected environment %q: type %s and press enter to %s (esc cancels).", d.env, d.Phrase(), verb), inner)...)
-		in := d.input
-		in.SetWidth(max(inner-3, 1))
-		foot = append(foot, fitStyled(in.View(), inner))
+		st := lineedit.DefaultStyles()
+		st.Escaped = th.Warn.Underline(true)
+		foot = append(foot, fitStyled("> "+d.input.View(max(inner-2, 1), st), inner))
 		if d.mismatch {
-			foot = append(foot, th.Error.Render(inert.Line("that is not "+d.Phrase()+" — nothing written", inner)))
+			foot = append(foot, wrapStyled(th.Error, "that is not "+d.Phrase()+" — nothing written", inner)...)
 		}
 	default:
 		q := fmt.Sprintf("%s %s?", upperFirst(verb), d.what())
@@ -99,11 +132,36 @@ func (d *confirmDialog) View(width, height int) string {
 			q = fmt.Sprintf("Apply to %s?", d.what())
 		}
 		foot = append(foot, wrapStyled(th.Title, q, inner)...)
-		foot = append(foot, fitStyled(th.Key.Render(d.confirm.Help().Key)+" yes · "+th.Key.Render(d.deny.Help().Key)+" no · enter = No (default)", inner))
+		foot = append(foot, wrapStyled(th.Key, d.confirm.Help().Key+" yes · "+d.deny.Help().Key+" no · enter = No (default)", inner)...)
 	}
-	title := plansTitle(d.plans)
-	box := frameBox(title, body, foot, inner, height, &d.scroll, th)
-	return overlay(d.under, box, width, height, th)
+	return foot
+}
+
+// fits reports whether the question (and at least one line of what it is
+// about) can be seen in a width × height area: a question that cannot be
+// seen cannot be answered.
+func (d *confirmDialog) fits(width, height int) bool {
+	return questionFits(width, height, len(d.footLines(dialogInner(width))))
+}
+
+func questionFits(width, height, footLines int) bool {
+	return dialogInner(width) >= minDialogInner && width >= minDialogInner+4 && height-2-footLines >= 1
+}
+
+// tooSmall is what a dialog shows when its question cannot be seen: a
+// plain warning in whatever room there is, never a frame without content.
+func tooSmall(title string, width, height int, th themes.Theme) string {
+	text := "⚠ Enlarge the terminal: it is too small to show the question of " + title + " (esc cancels)"
+	lines := wrapStyled(th.Warn, text, max(width, 1))
+	out := make([]string, max(height, 0))
+	for i := range out {
+		if i < len(lines) {
+			out[i] = fitStyled(lines[i], width)
+		} else {
+			out[i] = strings.Repeat(" ", max(width, 0))
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // what names the target(s) in the question.
@@ -193,8 +251,11 @@ func overlay(under func() string, box []string, width, height int, th themes.The
 // fitStyled cuts or pads a styled line to exactly w cells.
 func fitStyled(s string, w int) string { return fitLine(s, w) }
 
-// wrapStyled sanitises text, wraps it to w cells and styles each line.
+// wrapStyled masks credentials in text, sanitises it, wraps it to w cells
+// and styles each line. Dialog texts quote values from items (guards,
+// reasons, live notes), so they are masked like the values themselves.
 func wrapStyled(st lipgloss.Style, text string, w int) []string {
+	text, _ = secret.Text(text)
 	wrapped := ansi.Wrap(inert.String(text), max(w, 1), "")
 	var out []string
 	for _, l := range strings.Split(wrapped, "\n") {
@@ -222,4 +283,19 @@ func changeLines(attr, before, after string, aw, inner int, th themes.Theme) []s
 		}
 	}
 	return out
+}
+
+// maskedTarget is a target id as dialogs show it: an id is tenant data and
+// can carry a token like any value.
+func maskedTarget(id string) string {
+	id, _ = secret.Text(id)
+	return id
+}
+
+// maskedChange is a change's before and after as the dialog shows them:
+// credentials masked, like everywhere else a value is shown.
+func maskedChange(c action.Change) (before, after string) {
+	before, _ = secret.Default.String([]string{c.Attr}, c.Before)
+	after, _ = secret.Default.String([]string{c.Attr}, c.After)
+	return before, after
 }

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"opsdeck/data"
 	"opsdeck/views"
 )
 
@@ -52,12 +53,13 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.mode = modeCommand
 		m.input.SetValue("")
 		m.histPos, m.draft, m.comps = len(m.history), "", nil
-		return m, m.input.Focus()
+		m.input.Focus()
+		return m, nil
 	case key.Matches(k, km.Filter):
 		m.mode = modeFilter
 		m.input.SetValue(p.Filter())
-		m.input.CursorEnd()
-		return m, m.input.Focus()
+		m.input.Focus()
+		return m, nil
 	case key.Matches(k, km.NextPane):
 		return m, m.switchTo((m.active + 1) % views.NumPanes)
 	case key.Matches(k, km.PrevPane):
@@ -136,12 +138,10 @@ func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) updateInput(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	if m.mode == modeFilter {
+	if m.input.Update(msg) && m.mode == modeFilter {
 		m.panes[m.active].SetFilter(m.input.Value())
 	}
-	return m, cmd
+	return m, nil
 }
 
 // remember appends a command to the history (not repeating the last one).
@@ -214,6 +214,12 @@ func (m Model) completionIDs(v Verb) []string {
 		if u := m.inbox.User(); u != "" {
 			return []string{u}
 		}
+	case VerbDelegations:
+		return m.delegations.Values(data.TableDelegations, "audience", 50)
+	case VerbSubscriptions:
+		return m.delegations.Values(data.TableSubscriptions, "customer", 50)
+	case VerbConsumers:
+		return m.delegations.Values(data.TableConsumers, "consumer", 50)
 	}
 	return nil
 }

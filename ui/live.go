@@ -34,10 +34,21 @@ type liveState struct {
 	// reconnect tracks tables that left live, for the debounced display
 	// (live_health.go).
 	reconnect map[data.TableID]reconnectSeen
+	// demand is the reader's demand hook and what it was last told
+	// (live_demand.go); loc formats gap spans.
+	demand     func([]data.TableID)
+	demandSent string
+	wanted     map[data.TableID]bool // nil: every table at full rate
+	loc        *time.Location
 }
 
 func (m *Model) initLive(o Options) {
 	m.live.feed = o.Feed
+	m.live.demand = o.Demand
+	m.live.loc = o.Location
+	if m.live.loc == nil {
+		m.live.loc = time.Local
+	}
 	m.live.fallback = o.FallbackInterval
 	if m.live.fallback <= 0 {
 		m.live.fallback = DefaultFallbackInterval
@@ -77,7 +88,7 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 	live.NoteDropped(b.Dropped)
 	if len(b.Records) > 0 {
 		changes := toChanges(b.Records)
-		m.changesToDialog(changes)
+		cmds = append(cmds, m.changesToDialog(changes))
 		for _, p := range m.panes {
 			if p.ID() != views.PaneStream {
 				cmds = append(cmds, p.Apply(changes))
@@ -191,21 +202,45 @@ func (m Model) liveLabel(p views.Pane) string {
 		return "polling every " + shortDuration(m.live.fallback)
 	case stream.StateOff:
 		return "stream off: polling every " + shortDuration(m.live.fallback)
-	case stream.StateReconnecting, stream.StateGap:
+	case stream.StateGap:
+		if span := m.gapSpan(h); span != "" {
+			return "gap " + span
+		}
+		fallthrough
+	case stream.StateReconnecting, stream.StateThrottled:
 		// Say why, briefly: the title must keep room for the pane's name.
 		if h.Detail != "" {
 			return string(h.State) + " (" + inert.Line(h.Detail, 32) + ")"
+		}
+	case stream.StateLive:
+		if m.live.wanted != nil && !m.live.wanted[t] {
+			return "live (slow)"
 		}
 	}
 	return string(h.State)
 }
 
+// gapSpan is the span of changes a gap report says may be missing,
+// "12:03:10–12:18:40" ("" when the report has none).
+func (m Model) gapSpan(h stream.Health) string {
+	if h.GapTo.IsZero() {
+		return ""
+	}
+	to := h.GapTo.In(m.live.loc).Format(time.TimeOnly)
+	if h.GapFrom.IsZero() {
+		return "before " + to
+	}
+	return h.GapFrom.In(m.live.loc).Format(time.TimeOnly) + "–" + to
+}
+
 // healthSummary counts tables by stream state, compactly enough for 80
-// columns: "9 live 1 polling". States other than live and polling name
-// their tables, since those are the ones an operator must look at. "" until
-// the reader has reported (or without a live tail).
+// columns: "2 live 7 slow 1 polling" (live: read at full rate because a
+// pane shows it; slow: read every few seconds because none does). Other
+// states name their tables, since those are the ones an operator must
+// look at, and a gap its span. "" until the reader has reported (or
+// without a live tail).
 func (m Model) healthSummary() string {
-	var nLive, nPoll int
+	var nLive, nSlow, nPoll, nPaused int
 	var bad []string
 	for _, s := range data.Schemas() {
 		h, ok := m.shownHealth(s.ID)
@@ -214,19 +249,29 @@ func (m Model) healthSummary() string {
 		}
 		switch h.State {
 		case stream.StateLive:
-			nLive++
+			if m.live.wanted != nil && !m.live.wanted[s.ID] {
+				nSlow++
+			} else {
+				nLive++
+			}
 		case stream.StatePolling:
 			nPoll++
+		case stream.StatePaused:
+			nPaused++
+		case stream.StateGap:
+			bad = append(bad, strings.TrimSpace(string(s.ID)+" gap "+m.gapSpan(h)))
 		default:
 			bad = append(bad, string(s.ID)+" "+string(h.State))
 		}
 	}
 	var parts []string
-	if nLive > 0 {
-		parts = append(parts, strconv.Itoa(nLive)+" live")
-	}
-	if nPoll > 0 {
-		parts = append(parts, strconv.Itoa(nPoll)+" polling")
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{nLive, "live"}, {nSlow, "slow"}, {nPoll, "polling"}, {nPaused, "paused"}} {
+		if c.n > 0 {
+			parts = append(parts, strconv.Itoa(c.n)+" "+c.what)
+		}
 	}
 	parts = append(parts, bad...)
 	return strings.Join(parts, " ")
@@ -244,19 +289,26 @@ func shortDuration(d time.Duration) string {
 // state, then the live ones, so a narrow terminal cuts the least useful
 // part: "graph-runs reconnecting · sandboxes polling · live: sessions events".
 func (m Model) streamHealthLine() string {
-	var first, ok []string
+	var first, ok, slow []string
 	for _, s := range data.Schemas() {
 		h, known := m.shownHealth(s.ID)
 		switch {
 		case !known:
+		case h.State == stream.StateLive && m.live.wanted != nil && !m.live.wanted[s.ID]:
+			slow = append(slow, string(s.ID))
 		case h.State == stream.StateLive:
 			ok = append(ok, string(s.ID))
+		case h.State == stream.StateGap:
+			first = append(first, strings.TrimSpace(string(s.ID)+" gap "+m.gapSpan(h)))
 		default:
 			first = append(first, string(s.ID)+" "+string(h.State))
 		}
 	}
 	if len(ok) > 0 {
 		first = append(first, "live: "+strings.Join(ok, " "))
+	}
+	if len(slow) > 0 {
+		first = append(first, "slow: "+strings.Join(slow, " "))
 	}
 	return strings.Join(first, " · ")
 }

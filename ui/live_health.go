@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
 	"opsdeck/data/stream"
+	"opsdeck/views"
 )
 
 // The reader reports every failed call as "reconnecting" and the next good
@@ -35,9 +37,14 @@ type reconnectSeen struct {
 type healthSettleMsg struct{}
 
 // noteHealth records a health report's transition before it is stored, and
-// returns the redraw for the end of a grace period it starts (nil if none).
+// returns the redraw for the end of a grace period it starts (nil if none),
+// or the reload of panes a recovery makes stale.
 func (m *Model) noteHealth(h stream.Health) tea.Cmd {
 	prev, known := m.stream.Live().Health(h.Table)
+	if h.State == stream.StateLive && known && prev.State != stream.StateLive {
+		delete(m.live.reconnect, h.Table)
+		return m.tailBackLive(h.Table, prev.State)
+	}
 	if h.State != stream.StateReconnecting {
 		delete(m.live.reconnect, h.Table)
 		return nil
@@ -70,4 +77,26 @@ func (m Model) shownHealth(t data.TableID) (stream.Health, bool) {
 		return stream.Health{Table: t, State: stream.StateLive}, true
 	}
 	return h, true
+}
+
+// tailBackLive runs when a table's tail is live again. What panes showing that
+// table say about the outage is stale now: a failed load's "cannot reach …"
+// or a failed poll's note would stay in the status bar until the next key,
+// long after the server answered again. A pane whose last read failed is
+// read again; and after "off" or "polling" (the table or its stream was
+// gone: it may have been re-created) so is every pane showing the table,
+// since no stream record will ever correct rows read from the old table.
+func (m *Model) tailBackLive(t data.TableID, from stream.State) tea.Cmd {
+	wasDown := from == stream.StateOff || from == stream.StatePolling
+	var cmds []tea.Cmd
+	for _, p := range m.panes {
+		r, ok := p.(views.Poller)
+		if !ok || r.ShownTable() != t {
+			continue
+		}
+		if st := p.Status(); wasDown || st.Err != "" || strings.HasPrefix(st.Note, views.PollFailedNote) {
+			cmds = append(cmds, r.Reload())
+		}
+	}
+	return tea.Batch(cmds...)
 }

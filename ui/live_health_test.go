@@ -1,7 +1,12 @@
 package ui
 
 import (
+	"net"
+	"net/http"
+	"os"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -139,5 +144,76 @@ func TestStreamPaneHealthLineDebounced(t *testing.T) {
 	r.now = r.now.Add(reconnectGrace)
 	if got := r.m.streamHealthLine(); got != "sessions reconnecting" {
 		t.Errorf("after the grace: %q, want %q", got, "sessions reconnecting")
+	}
+}
+
+// downTransport refuses connections while down, as a stopped server does,
+// and otherwise forwards to the real one.
+type downTransport struct {
+	down atomic.Bool
+	base http.RoundTripper
+}
+
+func (d *downTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if d.down.Load() {
+		if r.Body != nil {
+			r.Body.Close()
+		}
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	}
+	return d.base.RoundTrip(r)
+}
+
+// TestStaleOutageNoticeLeavesWhenLive: while the server was gone the
+// Sessions pane's reads failed ("cannot reach …" in the status bar: a
+// failed poll of the table whose stream was off, and a failed reload).
+// Once the tail reports the table live again, that notice must go at once
+// (the pane is read again), not linger until some later key or tick.
+func TestStaleOutageNoticeLeavesWhenLive(t *testing.T) {
+	w := seeded(t)
+	tr := &downTransport{base: http.DefaultTransport.(*http.Transport).Clone()}
+	o := w.withClient(t, tr)
+	m := start(t, o, 120, 30)
+	health := func(st stream.State) tea.Cmd {
+		nm, cmd := m.Update(livefeed.BatchMsg{Health: []stream.Health{{Table: data.TableSessions, State: st}}})
+		m = nm.(Model)
+		return cmd
+	}
+	status := func() string {
+		lines := strings.Split(stripANSI(m.Render()), "\n")
+		return lines[len(lines)-2] + "\n" + lines[len(lines)-1]
+	}
+	health(stream.StateLive)
+	rows := m.Pane(views.PaneSessions).Status().Rows
+	if rows == 0 {
+		t.Fatal("the Sessions pane loaded nothing")
+	}
+
+	for _, tc := range []struct {
+		name   string
+		outage stream.State
+		fail   func()
+	}{
+		{"failed poll while the stream was off", stream.StateOff, func() {
+			m, _ = settle(t, m, m.Pane(views.PaneSessions).(views.Poller).Poll())
+		}},
+		{"failed reload while reconnecting", stream.StateReconnecting, func() {
+			m, _ = press(t, m, "r")
+		}},
+	} {
+		tr.down.Store(true)
+		health(tc.outage)
+		tc.fail()
+		if !strings.Contains(status(), "cannot reach") {
+			t.Fatalf("%s: the outage is not shown, so this test proves nothing:\n%s", tc.name, status())
+		}
+		tr.down.Store(false)
+		m, _ = settle(t, m, health(stream.StateLive))
+		if s := status(); strings.Contains(s, "cannot reach") || strings.Contains(s, "failed") {
+			t.Errorf("%s: live again, but the status bar still says:\n%s", tc.name, s)
+		}
+		if got := m.Pane(views.PaneSessions).Status().Rows; got != rows {
+			t.Errorf("%s: %d rows after recovery, want %d", tc.name, got, rows)
+		}
 	}
 }

@@ -5,12 +5,13 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/data/secret"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/ui/lineedit"
 	"opsdeck/ui/livefeed"
 	"opsdeck/views"
 	"opsdeck/views/detail"
@@ -51,11 +52,11 @@ type Model struct {
 
 	width, height int
 
-	input   textinput.Model // the command or filter line
-	history []string        // submitted commands, oldest first
-	histPos int             // index into history while browsing; len = new line
-	draft   string          // the line being typed before browsing history
-	comps   []string        // completions of the current tab cycle
+	input   lineedit.Model // the command or filter line: value kept exactly, drawn inert
+	history []string       // submitted commands, oldest first
+	histPos int            // index into history while browsing; len = new line
+	draft   string         // the line being typed before browsing history
+	comps   []string       // completions of the current tab cycle
 	compPos int
 
 	dialog Dialog
@@ -85,6 +86,9 @@ type Model struct {
 
 	// helpOff is the help screen's scroll offset, in lines (help.go).
 	helpOff int
+
+	// guard recovers from panics and logs them (recover.go).
+	guard *panicGuard
 }
 
 // New builds the console. It does no I/O: the first page of the active pane
@@ -104,15 +108,17 @@ func New(o Options) Model {
 		tables = o.Store.Tables()
 	}
 	ctx := &views.Context{
-		Theme:    o.Theme,
-		Keys:     o.Keys,
-		Store:    o.Store,
-		Tables:   tables,
-		Now:      o.Now,
-		ReadOnly: o.ReadOnly,
-		PageSize: o.PageSize,
+		Theme:       o.Theme,
+		Keys:        o.Keys,
+		Store:       o.Store,
+		Tables:      tables,
+		Now:         o.Now,
+		ReadOnly:    o.ReadOnly,
+		PageSize:    o.PageSize,
+		ReadTimeout: o.ReadTimeout,
 	}
-	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly, autoTheme: o.AutoTheme && !o.NoColor}
+	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly, autoTheme: o.AutoTheme && !o.NoColor,
+		guard: &panicGuard{log: o.DebugLog}}
 	if o.Conn != nil {
 		m.endpoint = o.Conn.Target()
 		if m.profile == "" {
@@ -140,14 +146,7 @@ func New(o Options) Model {
 	m.stream = views.NewStream(ctx, s.StreamTable, views.StreamOptions{Buffer: o.StreamBuffer, Location: o.Location})
 	m.panes = [views.NumPanes]views.Pane{m.sessions, m.runs, m.inbox, m.delegations, m.sandboxes, m.stream}
 
-	m.input = textinput.New()
-	m.input.Prompt = ""
-	m.input.CharLimit = 512
-	// A steady cursor: a blinking one redraws the screen twice a second for
-	// nothing, and its timer commands would make tests wait.
-	st := m.input.Styles()
-	st.Cursor.Blink = false
-	m.input.SetStyles(st)
+	m.input = lineedit.New(512)
 	m.help = help.New()
 	m.setSize(80, 24)
 	m.initActions(o)
@@ -157,12 +156,14 @@ func New(o Options) Model {
 
 // Init loads the active pane and starts the live tail.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(m.panes[m.active].Init(), m.liveInit(), m.queryBackground())
+	return m.guard.guardCmd(tea.Batch(m.panes[m.active].Init(), m.liveInit(), m.queryBackground()))
 }
 
 // Update routes one message, then keeps the clock ticking while the shown
 // pane has live times on screen (clock.go).
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) { return m.safeUpdate(msg) }
+
+func (m Model) routeAndTick(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(clockTickMsg); ok {
 		return m.onClockTick()
 	}
@@ -173,6 +174,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if tick := nm.armClock(); tick != nil {
 		cmd = tea.Batch(cmd, tick)
+	}
+	if d := nm.demandCmd(); d != nil {
+		cmd = tea.Batch(cmd, d)
 	}
 	return nm, cmd
 }
@@ -188,10 +192,17 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.PasteMsg:
-		if m.mode == modeCommand || m.mode == modeFilter {
+		switch {
+		case m.mode == modeCommand || m.mode == modeFilter:
 			return m.updateInput(msg)
+		case m.mode == modeDialog && m.dialog != nil:
+			// The typed confirmation accepts a paste: an id with
+			// invisible characters cannot be typed.
+			return m.updateDialog(msg)
 		}
 		return m, nil
+	case dialogTickMsg:
+		return m, nil // a dialog's pause ended: the redraw shows it
 	case detail.CopiedMsg:
 		m.copied(msg)
 		return m, nil
@@ -215,8 +226,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case healthSettleMsg:
 		return m, nil // the redraw shows a reconnect that outlasted its grace
 	case ChangesMsg:
-		m.changesToDialog(msg.Changes)
-		var cmds []tea.Cmd
+		cmds := []tea.Cmd{m.changesToDialog(msg.Changes)}
 		for _, p := range m.panes {
 			cmds = append(cmds, p.Apply(msg.Changes))
 		}
@@ -247,8 +257,8 @@ func (m *Model) setSize(w, h int) {
 	for _, p := range m.panes {
 		p.SetSize(m.width, m.paneHeight())
 	}
-	m.input.SetWidth(max(m.width-3, 1))
 	m.help.SetWidth(m.width)
+	m.sizeDialog()
 }
 
 // chromeLines is everything that is not the pane: tab bar, title line,
@@ -274,7 +284,10 @@ func (m *Model) switchTo(id views.PaneID) tea.Cmd {
 	return cmd
 }
 
+// setFlash sets the status bar's message. Messages quote values (a guard
+// that failed says what it found), so credentials in them are masked.
 func (m *Model) setFlash(text string, isErr bool) {
+	text, _ = secret.Text(text)
 	m.flash, m.cmdErr = text, isErr
 }
 
@@ -283,7 +296,11 @@ func (m *Model) copied(c detail.CopiedMsg) {
 	case c.Err != nil:
 		m.setFlash("copy failed: "+c.Err.Error(), true)
 	case c.Masked:
-		m.setFlash(plural(c.Bytes, "byte")+" of JSON copied (secrets masked; s reveals them in the detail view)", false)
+		hint := c.RevealHint
+		if hint == "" {
+			hint = "s reveals them in the detail view"
+		}
+		m.setFlash(plural(c.Bytes, "byte")+" of JSON copied (secrets masked; "+hint+")", false)
 	default:
 		m.setFlash(plural(c.Bytes, "byte")+" of JSON copied", false)
 	}
@@ -317,12 +334,21 @@ type Dialog interface {
 type OpenDialogMsg struct{ Dialog Dialog }
 
 func (m Model) updateDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.sizeDialog()
 	d, cmd := m.dialog.Update(msg)
 	m.dialog = d
 	if d == nil {
 		m.mode = modeNormal
 	}
 	return m, cmd
+}
+
+// sizeDialog tells the open dialog the area it is drawn in, so that it can
+// refuse an answer to a question that does not show.
+func (m *Model) sizeDialog() {
+	if d, ok := m.dialog.(interface{ SetSize(w, h int) }); ok {
+		d.SetSize(m.width, m.paneHeight())
+	}
 }
 
 var _ help.KeyMap = keymap.Map{}

@@ -4,6 +4,7 @@
 package ui
 
 import (
+	"io"
 	"time"
 
 	"opsdeck/data"
@@ -54,6 +55,9 @@ type Options struct {
 
 	// PageSize is the Limit of each Query; 0 means data.DefaultPageSize.
 	PageSize int32
+	// ReadTimeout bounds each read of a pane (views.DefaultReadTimeout
+	// when 0).
+	ReadTimeout time.Duration
 
 	// Live tail (live.go). Feed delivers the stream reader's records; nil
 	// means no live tail (and no polling fallback) — tests that drive the
@@ -68,6 +72,16 @@ type Options struct {
 	// Location is the time zone of the Stream pane's time column (Local
 	// when nil); tests fix it.
 	Location *time.Location
+
+	// DebugLog receives the stack of any panic the console recovers from
+	// (the --debug-log file); nil drops it. Never the terminal.
+	DebugLog io.Writer
+
+	// Demand tells the live-tail reader which tables something on screen
+	// needs at full rate (stream.Tailer.SetDemand): the shown pane's table,
+	// the Stream pane's narrowing, every table while the Stream pane shows
+	// them all. Nil: every table is read at full rate.
+	Demand func(full []data.TableID)
 }
 
 // Scopes is the initial scope of each pane. Empty fields leave a pane

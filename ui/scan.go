@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"sync/atomic"
 
@@ -79,8 +80,13 @@ func (m Model) openScan(table data.TableID, segments int) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	segments = min(max(segments, 1), maxScanSegments)
+	timeout := m.ctx.ReadTimeout
+	if timeout <= 0 {
+		timeout = views.DefaultReadTimeout
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &scanDialog{
+		timeout:  timeout,
 		req:      scanSeq.Add(1),
 		table:    table,
 		physical: m.ctx.Tables.Name(table),
@@ -95,8 +101,13 @@ func (m Model) openScan(table data.TableID, segments int) (tea.Model, tea.Cmd) {
 		under:    m.panes[m.active].View,
 	}
 	m.dialog, m.mode = d, modeDialog
+	m.sizeDialog()
 	req := d.req
 	return m, func() tea.Msg {
+		// The estimate has a deadline like every read; past it the dialog
+		// asks with the cost unknown (and says why).
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
 		est, err := st.EstimateScan(ctx, table)
 		return scanEstimateMsg{req: req, est: est, err: err}
 	}
@@ -136,11 +147,17 @@ func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
 	rcu := formatRCU(msg.last.Consumed)
 	partial := msg.err != nil
 	reason := ""
-	if partial {
+	var timeout *data.TimeoutError
+	switch {
+	case !partial:
+	case errors.As(msg.err, &timeout):
+		// Not the operator's doing: say which call did not answer, and
+		// within how long (the table is named already).
+		reason = "stopped: " + timeout.Error()
+	case data.IsCancelled(msg.err):
 		reason = "cancelled"
-		if !data.IsCancelled(msg.err) {
-			reason = "failed: " + data.Describe(msg.err)
-		}
+	default:
+		reason = "failed: " + data.Describe(msg.err)
 	}
 	if partial && len(msg.items) == 0 {
 		m.setFlash("scan of "+string(msg.table)+" "+reason+" before any item was read ("+rcu+" RCU consumed)", !data.IsCancelled(msg.err))
@@ -182,7 +199,7 @@ type scanRun struct {
 // startScan runs the scan in a goroutine started by the returned Cmd, which
 // then waits for the first progress or the end. Everything it uses is
 // passed in, never read from the model.
-func startScan(ctx context.Context, st *data.Store, table data.TableID, segments int, req uint64) tea.Cmd {
+func startScan(ctx context.Context, st *data.Store, table data.TableID, o data.ScanOptions, req uint64) tea.Cmd {
 	run := &scanRun{progress: make(chan data.ScanProgress, 1), done: make(chan scanDoneMsg, 1)}
 	return func() tea.Msg {
 		go func() {
@@ -203,7 +220,7 @@ func startScan(ctx context.Context, st *data.Store, table data.TableID, segments
 					}
 				}
 			}
-			items, err := st.ScanTable(ctx, table, segments, report)
+			items, err := st.ScanTable(ctx, table, o, report)
 			run.done <- scanDoneMsg{req: req, table: table, items: items, last: last, err: err}
 		}()
 		return run.wait(req)()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/progress"
@@ -23,6 +24,9 @@ type scanDialog struct {
 	table    data.TableID
 	physical string
 	segments int
+	// timeout bounds each call of the scan (every page): a page that gets
+	// no answer within it ends the scan, keeping what was read.
+	timeout time.Duration
 
 	state  scanState
 	est    data.ScanEstimate
@@ -39,6 +43,28 @@ type scanDialog struct {
 	theme               themes.Theme
 	under               func() string
 	scroll              int
+	// w, h are the area the dialog is drawn in (set by the root before
+	// every message): y is refused while the question does not show.
+	w, h    int
+	refused string
+}
+
+// SetSize is the area the dialog is drawn in.
+func (d *scanDialog) SetSize(w, h int) { d.w, d.h = w, h }
+
+// askFoot is the question the asking state shows under its body.
+func (d *scanDialog) askFoot(inner int) []string {
+	th := d.theme
+	foot := []string{""}
+	if d.refused != "" {
+		foot = append(foot, wrapStyled(th.Error, d.refused, inner)...)
+	}
+	return append(foot, wrapStyled(th.Title, "Run the scan? y yes · n/esc no (default No)", inner)...)
+}
+
+// fits: the question and a line of the cost show in width × height.
+func (d *scanDialog) fits(width, height int) bool {
+	return questionFits(width, height, len(d.askFoot(dialogInner(width))))
 }
 
 type scanState int
@@ -73,13 +99,20 @@ func (d *scanDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			return nil, closed
 		}
 	case scanAsking:
+		d.refused = ""
 		switch {
+		case key.Matches(k, d.confirm) && (!d.fits(d.w, d.h) || k.IsRepeat):
+			// A scan bills the whole table: its cost must have been seen.
+			d.refused = "the question cannot be seen: enlarge the terminal to answer"
+			if k.IsRepeat {
+				d.refused = "a held key does not answer: release it and press y again"
+			}
 		case key.Matches(k, d.confirm):
 			d.cancel() // the estimate's context; the scan gets its own
 			ctx, cancel := context.WithCancel(context.Background())
 			d.cancel, d.state = cancel, scanRunning
 			d.prog = data.ScanProgress{Total: d.est.ItemCount, Segments: d.segments}
-			return d, startScan(ctx, d.store, d.table, d.segments, d.req)
+			return d, startScan(ctx, d.store, d.table, data.ScanOptions{Segments: d.segments, CallTimeout: d.timeout}, d.req)
 		case key.Matches(k, d.deny), key.Matches(k, d.stop), k.String() == "enter":
 			// Default No: enter without a y does not scan.
 			d.cancel()
@@ -126,7 +159,10 @@ func (d *scanDialog) View(width, height int) string {
 		}
 		add("")
 		add(wrapStyled(th.Warn, "A Scan reads and bills every item of the table. Queries never do this; only this dialog does.", inner)...)
-		foot = append(foot, "", th.Title.Render(inert.Line("Run the scan? y yes · n/esc no (default No)", inner)))
+		if !d.fits(width, height) {
+			return tooSmall(title, width, height, th)
+		}
+		foot = d.askFoot(inner)
 	case scanRunning:
 		title = "Scanning " + string(d.table)
 		p := d.prog
@@ -148,7 +184,8 @@ func (d *scanDialog) View(width, height int) string {
 		if d.cancelling {
 			foot = append(foot, "", th.Warn.Render(inert.Line("stopping… the items read so far will be shown (partial)", inner)))
 		} else {
-			foot = append(foot, "", th.Muted.Render(inert.Line("esc / ctrl+c stops the scan and keeps what was read", inner)))
+			foot = append(foot, "", th.Muted.Render(inert.Line("esc / ctrl+c stops the scan and keeps what was read", inner)),
+				th.Muted.Render(inert.Line("a page with no answer within "+d.timeout.String()+" ends the scan the same way", inner)))
 		}
 	}
 	return overlay(d.under, frameBox(title, body, foot, inner, height, &d.scroll, th), width, height, th)
@@ -158,6 +195,9 @@ func (d *scanDialog) View(width, height int) string {
 func (d *scanDialog) Hints() string {
 	switch d.state {
 	case scanAsking:
+		if !d.fits(d.w, d.h) {
+			return "enlarge the terminal: too small to show this question, so it cannot be answered · esc cancels"
+		}
 		return "y scan · n/esc cancel (default No)"
 	case scanRunning:
 		if d.cancelling {

@@ -519,3 +519,45 @@ func TestScanMissingTable(t *testing.T) {
 	}
 	checkFrame(t, screen(m, w.prefix), 120, 40)
 }
+
+// A Scan page that gets no answer ends the scan at its own deadline: the
+// dialog says the deadline while it runs, and the partial result is kept
+// and said to be stopped by a timeout, not cancelled by the operator.
+func TestScanPageTimeoutKeepsPartial(t *testing.T) {
+	w := seeded(t)
+	total := w.rep.Counts[data.TableSandboxes]
+	gate := &scanGate{pass: 1} // one segment reads, the other is never answered
+	o := w.withClient(t, gate)
+	o.ReadTimeout = 1500 * time.Millisecond
+	m := start(t, o, 120, 40)
+	m, _ = command(t, m, "scan sandboxes segments=2")
+	nm, cmd := m.Update(keyMsg("y"))
+	m = nm.(Model)
+	if out := screen(m, w.prefix); !strings.Contains(out, "a page with no answer within 1.5s ends the scan") {
+		t.Fatalf("the running dialog does not say the deadline:\n%s", out)
+	}
+	var done scanDoneMsg
+	for {
+		msg := awaitMsg(t, cmd)
+		nm, cmd = m.Update(msg)
+		m = nm.(Model)
+		if d, ok := msg.(scanDoneMsg); ok {
+			done = d
+			break
+		}
+	}
+	if !data.IsTimeout(done.err) || data.IsCancelled(done.err) {
+		t.Fatalf("scan ended with %v, want a timeout", done.err)
+	}
+	rows := m.Pane(views.PaneSandboxes).Status().Rows
+	if rows == 0 || rows >= total || int64(rows) != done.last.Items {
+		t.Fatalf("%d rows kept of %d; the first segment read %d", rows, total, done.last.Items)
+	}
+	want := "stopped: Scan timed out: no answer from DynamoDB within 1.5s"
+	if f := m.Flash(); !strings.Contains(f, "PARTIAL scan of sandboxes ("+want+")") {
+		t.Errorf("flash %q", f)
+	}
+	if out := screen(m, w.prefix); !strings.Contains(out, "PARTIAL: ") || !strings.Contains(out, want) {
+		t.Errorf("the pane does not say the scan timed out:\n%s", out)
+	}
+}

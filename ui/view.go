@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"opsdeck/data/secret"
+	"opsdeck/ui/lineedit"
 	"opsdeck/views"
 	"opsdeck/views/inert"
 )
@@ -27,8 +30,11 @@ func (m Model) View() tea.View {
 	return v
 }
 
-// Render is View's content as a string (tests read it).
-func (m Model) Render() string {
+// Render is View's content as a string (tests read it). A panic while
+// drawing gives an explanation instead of ending the console (recover.go).
+func (m Model) Render() string { return m.safeRender() }
+
+func (m Model) render() string {
 	w, ph := m.width, m.paneHeight()
 	lines := make([]string, 0, m.height)
 	lines = append(lines, m.tabBar(w))
@@ -148,7 +154,11 @@ func (m Model) titleLine(w int) string {
 		info = append(info, rows)
 	}
 	if st.Loading {
-		info = append(info, "loading…")
+		l := "loading…"
+		if st.Waited >= time.Second {
+			l += " " + strconv.Itoa(int(st.Waited/time.Second)) + "s"
+		}
+		info = append(info, l)
 	}
 	if l := m.liveLabel(p); l != "" {
 		info = append(info, l)
@@ -199,10 +209,15 @@ func (m Model) statusBar(w int) string {
 		msg = m.flash
 	case st.Note != "":
 		msg = st.Note
+	case st.Waiting != "":
+		msg = st.Waiting
 	case m.active == views.PaneStream:
 		msg = m.streamHealthLine()
 	}
 	if msg != "" {
+		// Panes' notes and errors can quote an item (a row that expired,
+		// an id): masked like every value shown.
+		msg, _ = secret.Text(msg)
 		room := w - lipgloss.Width(left) - 3
 		if room < 20 {
 			// A narrow terminal: the message matters more than the endpoint.
@@ -220,9 +235,9 @@ func (m Model) footer(w int) string {
 	th := m.ctx.Theme
 	switch m.mode {
 	case modeCommand:
-		return fitLine(th.Key.Render(":")+m.input.View(), w)
+		return fitLine(th.Key.Render(":")+m.input.View(max(w-1, 1), m.inputStyles()), w)
 	case modeFilter:
-		return fitLine(th.Key.Render("/")+m.input.View(), w)
+		return fitLine(th.Key.Render("/")+m.input.View(max(w-1, 1), m.inputStyles()), w)
 	case modeDialog:
 		// A dialog owns the keyboard: list its keys, not the pane's.
 		if h, ok := m.dialog.(interface{ Hints() string }); ok {
@@ -247,7 +262,8 @@ func (m Model) footer(w int) string {
 		return fitLine(th.Error.Render(inert.Line(m.flash, w)), w)
 	}
 	if st.Err != "" {
-		return fitLine(th.Error.Render(inert.Line(st.Err, w)), w)
+		msg, _ := secret.Text(st.Err)
+		return fitLine(th.Error.Render(inert.Line(msg, w)), w)
 	}
 	bindings := append(m.ctx.Keys.ShortHelp(), m.panes[m.active].Help()...)
 	return fitLine(m.help.ShortHelpView(bindings), w)
@@ -272,4 +288,12 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// inputStyles dress the command and filter lines: escapes of characters
+// made inert in the warning colour, underlined, so they read as escapes.
+func (m Model) inputStyles() lineedit.Styles {
+	st := lineedit.DefaultStyles()
+	st.Escaped = m.ctx.Theme.Warn.Underline(true)
+	return st
 }

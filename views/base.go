@@ -1,8 +1,6 @@
 package views
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -99,10 +97,15 @@ func (b *base) View() string {
 func (b *base) Selected() (data.Item, bool) { return b.active().selectedItem() }
 func (b *base) Marked() ([]data.Item, int)  { return b.active().marked() }
 func (b *base) SetFilter(text string)       { b.active().table.SetFilter(text) }
-func (b *base) Cancel() bool                { return b.active().cancelLoad() }
-func (b *base) Status() Status              { return b.active().status() }
-func (b *base) DetailOpen() bool            { return b.active().detail != nil }
-func (b *base) Filter() string              { return b.active().table.Filter() }
+func (b *base) Cancel() bool {
+	l := b.active()
+	ok := l.cancelLoad()
+	l.refreshEmpty()
+	return ok
+}
+func (b *base) Status() Status   { return b.active().status() }
+func (b *base) DetailOpen() bool { return b.active().detail != nil }
+func (b *base) Filter() string   { return b.active().table.Filter() }
 func (b *base) Apply(changes []Change) tea.Cmd {
 	for _, l := range b.lists {
 		l.apply(changes)
@@ -120,7 +123,9 @@ func (b *base) Back() bool {
 		l.closeDetail()
 		return true
 	}
-	return l.cancelLoad()
+	ok := l.cancelLoad()
+	l.refreshEmpty()
+	return ok
 }
 
 // show switches to list i, carrying the filter over so the operator's
@@ -163,7 +168,7 @@ func (b *base) ids(limit int) []string {
 	l := b.active()
 	l.eachItem(func(it data.Item) bool {
 		if r := data.Decode(l.scope.Table, it); r != nil {
-			if id := r.ID(); id != "" && !strings.ContainsAny(id, " \t") {
+			if id := r.ID(); id != "" {
 				out = append(out, id)
 			}
 		}

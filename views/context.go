@@ -35,6 +35,24 @@ type Context struct {
 
 	// PageSize is the Limit of each Query; 0 means data.DefaultPageSize.
 	PageSize int32
+
+	// ReadTimeout bounds every read a pane makes (one page, the quota, a
+	// size estimate); 0 means DefaultReadTimeout. A read that has not
+	// answered by then fails with a timeout the operator can retry.
+	ReadTimeout time.Duration
+}
+
+// DefaultReadTimeout is how long a pane waits for one read. DynamoDB
+// answers a page in milliseconds; the SDK's own retries of a throttled or
+// failed call fit well inside it.
+const DefaultReadTimeout = 30 * time.Second
+
+// readTimeout is ReadTimeout with its default.
+func (c *Context) readTimeout() time.Duration {
+	if c == nil || c.ReadTimeout <= 0 {
+		return DefaultReadTimeout
+	}
+	return c.ReadTimeout
 }
 
 // now is Context.Now with a fallback, so a zero Context never panics.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
 	"opsdeck/themes"
@@ -191,4 +192,25 @@ func (p *Delegations) Title() string {
 		return "Delegations · audience " + p.audience + " (read-only: revocation is a UCAN invocation)"
 	}
 	return "Delegations"
+}
+
+// Values are the distinct string values of attr in the rows of the list
+// shown, when it lists table (a query or a scan), at most limit of them:
+// command completion offers them, so a DID that cannot be typed (a bidi
+// override, an escape sequence) can still be asked for.
+func (p *Delegations) Values(table data.TableID, attr string, limit int) []string {
+	l := p.active()
+	if l.scope.Table != table {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	l.eachItem(func(it data.Item) bool {
+		if v, ok := it[attr].(*types.AttributeValueMemberS); ok && v.Value != "" && !seen[v.Value] {
+			seen[v.Value] = true
+			out = append(out, v.Value)
+		}
+		return len(out) < limit
+	})
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/data/secret"
 	"opsdeck/themes"
 	"opsdeck/views/detail"
 	"opsdeck/views/vtable"
@@ -110,6 +111,13 @@ type loadState struct {
 	consumed float64
 	hasReq   bool
 
+	// since is when the request in flight was sent (the pane's clock), so
+	// the pane can say how long it has been waiting.
+	since time.Time
+	// cancelled: the operator stopped the last load (its rows, if any,
+	// are all that is known).
+	cancelled bool
+
 	// empty counts consecutive pages that came back with no items but a
 	// Next: a server-side filter (the Inbox's status prefix) dropped the
 	// whole page. Such pages are followed at once, up to emptyPagesMax, so
@@ -131,6 +139,9 @@ type pageMsg struct {
 	fresh bool // first page of a (re)load: replaces the rows
 	res   fetched
 	err   error
+	// timedOut: the read's own deadline ended it (not the operator).
+	timedOut bool
+	timeout  time.Duration
 }
 
 // estimateMsg carries the table size for the load-all progress bar.
@@ -145,7 +156,7 @@ func (m pageMsg) PaneID() PaneID     { return m.pane }
 func (m estimateMsg) PaneID() PaneID { return m.pane }
 
 func newList(c *Context, pane PaneID, kind string, cols []vtable.Column, rowOf rowFunc) *list {
-	l := &list{ctx: c, pane: pane, kind: kind, cols: cols, rowOf: rowOf}
+	l := &list{ctx: c, pane: pane, kind: kind, cols: cols, rowOf: maskedRows(rowOf)}
 	l.resetItems(0)
 	l.table = vtable.New(cols, c.Theme)
 	l.table.SetNow(c.Now)
@@ -203,7 +214,7 @@ func (l *list) load() tea.Cmd {
 	}
 	l.stop()
 	l.ld.started = true
-	l.ld.err = ""
+	l.ld.err, l.ld.cancelled = "", false
 	l.ld.pages, l.ld.empty = 0, 0
 	l.note = ""
 	return l.request(nil, true)
@@ -224,18 +235,62 @@ func (l *list) request(cursor data.Cursor, fresh bool) tea.Cmd {
 		l.ld.req = reqSeq.Add(1)
 	}
 	l.ld.loading = true
+	l.ld.since = l.ctx.now()
 	var (
-		ctx   = l.ld.lctx
-		req   = l.ld.req
-		pane  = l.pane
-		fetch = l.fetch
-		st    = l.ctx.Store
-		pr    = data.PageRequest{Limit: l.ctx.PageSize, Cursor: cursor}
+		lctx    = l.ld.lctx
+		req     = l.ld.req
+		pane    = l.pane
+		fetch   = l.fetch
+		st      = l.ctx.Store
+		pr      = data.PageRequest{Limit: l.ctx.PageSize, Cursor: cursor}
+		timeout = l.ctx.readTimeout()
 	)
 	return func() tea.Msg {
+		// Every page has a deadline: a server that accepts the connection
+		// and never answers must not leave the pane loading for ever.
+		ctx, cancel := context.WithTimeout(lctx, timeout)
+		defer cancel()
 		res, err := fetch(ctx, st, pr)
-		return pageMsg{pane: pane, req: req, fresh: fresh, res: res, err: err}
+		timedOut := err != nil && lctx.Err() == nil && ctx.Err() == context.DeadlineExceeded
+		return pageMsg{pane: pane, req: req, fresh: fresh, res: res, err: err, timedOut: timedOut, timeout: timeout}
 	}
+}
+
+// waitingFor names the request in flight the way the operator can check
+// it: the operation and the index (or table) it reads.
+func (l *list) waitingFor() string {
+	s := l.scope
+	switch {
+	case s.Index != "":
+		return "Query on " + s.Index
+	case s.Table == "":
+		return "DynamoDB"
+	case s.PKAttr == "" && s.Extra[0].Attr != "":
+		return "Query for " + string(s.Table)
+	}
+	if sc, ok := data.Schema(s.Table); ok && sc.SK == nil && s.PKAttr != "" {
+		return "GetItem on " + string(s.Table)
+	}
+	return "Query on " + string(s.Table)
+}
+
+// waited is how long the request in flight has been waiting, by the
+// pane's clock.
+func (l *list) waited() time.Duration {
+	if !l.ld.loading || l.ld.since.IsZero() {
+		return 0
+	}
+	return max(l.ctx.now().Sub(l.ld.since), 0)
+}
+
+// waitingText is what a loading list says: what it waits for, for how
+// long, and how to stop waiting.
+func (l *list) waitingText() string {
+	text := "waiting for " + l.waitingFor()
+	if w := l.waited(); w >= time.Second {
+		text += " · " + shortDuration(w.Truncate(time.Second))
+	}
+	return text + " · esc cancels"
 }
 
 // more fetches the next page, if there is one and nothing is loading.
@@ -277,16 +332,19 @@ func (l *list) estimate() tea.Cmd {
 		return nil
 	}
 	var (
-		ctx   = l.ld.lctx
-		req   = l.ld.req
-		pane  = l.pane
-		st    = l.ctx.Store
-		table = l.scope.Table
+		ctx     = l.ld.lctx
+		req     = l.ld.req
+		pane    = l.pane
+		st      = l.ctx.Store
+		table   = l.scope.Table
+		timeout = l.ctx.readTimeout()
 	)
 	if ctx == nil {
 		return nil
 	}
 	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
 		est, err := st.EstimateScan(ctx, table)
 		if err != nil {
 			return nil
@@ -304,6 +362,12 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 	l.ld.consumed, l.ld.hasReq = m.res.consumed, true
 	if m.err != nil {
 		l.ld.loading, l.ld.all = false, false
+		if m.timedOut {
+			// The request's context is dropped with it, so r starts
+			// afresh.
+			l.ld.err = fmt.Sprintf("%s timed out: no answer from DynamoDB within %s — r retries", l.waitingFor(), m.timeout)
+			return true, nil
+		}
 		if data.IsCancelled(m.err) {
 			return true, nil
 		}
@@ -386,6 +450,7 @@ func (l *list) cancelLoad() bool {
 		return false
 	}
 	l.stop()
+	l.ld.cancelled = true
 	l.note = fmt.Sprintf("load cancelled: %d %s kept", l.table.Len(), l.kind)
 	return true
 }
@@ -417,8 +482,8 @@ func (l *list) update(msg tea.Msg) tea.Cmd {
 		l.openDetail(false)
 		return nil
 	case key.Matches(k, km.Reveal):
-		// Secrets never appear in columns; revealing opens the selected
-		// item with its secrets shown — that item only.
+		// Secrets never appear in columns (maskedRows); revealing opens
+		// the selected item with its secrets shown — that item only.
 		l.openDetail(true)
 		return nil
 	case key.Matches(k, km.Copy):
@@ -460,7 +525,7 @@ func (l *list) openDetail(reveal bool) {
 	d := detail.New(r.Item(), detail.Options{
 		Title:    detailTitle(r),
 		Theme:    l.ctx.Theme,
-		Mask:     MaskSecret,
+		Mask:     secret.Default,
 		Reveal:   reveal,
 		Problems: problemNotes(r.Issues()),
 		First:    keyNames(r.Table()),
@@ -481,7 +546,7 @@ func (l *list) copySelected() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	text, err := detail.JSONMasked(r.Item(), MaskSecret)
+	text, err := detail.JSONMasked(r.Item(), secret.Default)
 	if err != nil {
 		return func() tea.Msg { return detail.CopiedMsg{Err: err} }
 	}
@@ -515,6 +580,10 @@ func (l *list) status() Status {
 		HasReq:   l.ld.hasReq,
 		Err:      l.ld.err,
 		Note:     l.note,
+	}
+	if w := l.waited(); w >= time.Second {
+		s.Waiting = l.waitingText()
+		s.Waited = w
 	}
 	if l.ld.all {
 		s.Progress = 0
@@ -583,9 +652,12 @@ func (l *list) emptyText() string {
 	case !l.hasScope:
 		return l.hint
 	case l.ld.loading && l.table.Len() == 0:
-		return "loading…"
+		return l.waitingText()
 	case l.ld.err != "":
 		return "error: " + l.ld.err
+	case l.ld.cancelled:
+		// Not "no rows": nothing is known about this scope.
+		return "load cancelled before any " + l.kind + " arrived — r loads again"
 	}
 	return "no " + l.kind + " in this scope"
 }

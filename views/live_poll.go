@@ -32,6 +32,10 @@ const maxPollPages = 10
 // does not hold the next refresh back forever.
 const pollTimeout = 30 * time.Second
 
+// PollFailedNote starts the status note of a list whose last poll failed;
+// the root drops such a note (by reloading) once the table is live again.
+const PollFailedNote = "polling failed"
+
 // pollState is one list's polling bookkeeping.
 type pollState struct {
 	running  bool // a refresh is in flight: ticks are dropped meanwhile
@@ -147,7 +151,7 @@ func (l *list) pollDone(m PollMsg) {
 		// Back off: skip 1, 3, 7, 15, then 30 ticks.
 		l.poll.failures++
 		l.poll.skip = min(1<<min(l.poll.failures, 5)-1, 30)
-		l.note = "polling failed (" + data.Describe(m.err) + "); retrying later"
+		l.note = PollFailedNote + " (" + data.Describe(m.err) + "); retrying later"
 		return
 	}
 	if l.poll.failures > 0 {

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,5 +67,50 @@ func TestUnreadableExpiryIsNotNever(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("inbox TTL not shown as unreadable")
+	}
+}
+
+// Sandboxes: a retry count beyond int64 reads as stored; a deadline that
+// cannot be known (no usable lab_duration_hours) shows "?", never a
+// deadline from an assumed window, and the row is not called expired.
+func TestSandboxNumbersAndUnknownDeadline(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	th := themes.Dark()
+	sandbox := func(hours types.AttributeValue) data.Item {
+		return data.Item{"PK": sAttr("SBX#a"), "SK": sAttr("META"), "sandbox_id": sAttr("a"), "status": sAttr("allocated"),
+			"allocated_at":         &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Add(-23*time.Hour).Unix(), 10)},
+			"deletion_retry_count": &types.AttributeValueMemberN{Value: "9223372036854775808"},
+			"lab_duration_hours":   hours}
+	}
+	row := sandboxRow(data.DecodeSandbox(sandbox(&types.AttributeValueMemberN{Value: "48"})), now, th)
+	if got := row.Cells[7].Text; got != "9223372036854775808" {
+		t.Errorf("DEL RETRY %q", got)
+	}
+	if row.Cells[5].Text == "?" || row.Tag == "!" {
+		t.Errorf("a readable 48 h window: deadline %q, tag %q", row.Cells[5].Text, row.Tag)
+	}
+	for _, h := range []types.AttributeValue{sAttr("4h"), &types.AttributeValueMemberN{Value: "99999999999999999999"},
+		&types.AttributeValueMemberN{Value: "0"}, nil} {
+		it := sandbox(h)
+		if h == nil {
+			delete(it, "lab_duration_hours")
+		}
+		row := sandboxRow(data.DecodeSandbox(it), now, th)
+		if row.Cells[5].Text != "?" || row.Tag == "!" || strings.Contains(row.Cells[2].Text, "expired") {
+			t.Errorf("lab_duration_hours %v: deadline %q, status %q, tag %q", h, row.Cells[5].Text, row.Cells[2].Text, row.Tag)
+		}
+	}
+}
+
+// The quota line quotes the project item (its name): masked like cells.
+func TestQuotaLineMasksTheProjectName(t *testing.T) {
+	p := NewSessions(orderCtx(), "p-1", "")
+	p.SetSize(160, 20)
+	p.quota = quotaState{req: 7, loading: true}
+	p.Update(quotaMsg{pane: PaneSessions, req: 7, found: true, running: 1,
+		project: data.DecodeProject(data.Item{"projectId": sAttr("p-1"), "concurrency": &types.AttributeValueMemberN{Value: "5"},
+			"name": sAttr("Acme https://dash.example/?token=tok_Q7xV9kP2mW4rT8bN")})})
+	if h := p.quotaLine(160); strings.Contains(h, "tok_Q7x") || !strings.Contains(h, "token=••••••") {
+		t.Errorf("quota line: %q", h)
 	}
 }

@@ -5,6 +5,8 @@
 package views
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -99,6 +101,11 @@ type Status struct {
 	HasReq   bool    // Consumed is meaningful
 	Err      string  // one line, already described; "" when fine
 	Note     string  // transient information ("load cancelled")
+	// Waiting says what a load that has taken a second or more waits for
+	// and for how long ("waiting for Query on StatusIndex · 12s · esc
+	// cancels"); Waited is that time.
+	Waiting string
+	Waited  time.Duration
 }
 
 // Change is one item change from DynamoDB Streams as the panes consume it.

@@ -31,6 +31,7 @@ func (b *base) LiveTimes() bool {
 // no live time column is on screen (or the detail view covers the table).
 func (b *base) Retime() bool {
 	l := b.active()
+	l.refreshEmpty() // a load's waiting time counts up
 	if l.detail != nil || !l.table.HasLiveColumns() {
 		return false
 	}

@@ -37,11 +37,16 @@ func sandboxRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	s, _ := r.(data.Sandbox)
 	status := s.Status
 	cell := statusCell(status, th)
-	var due time.Time // only an allocated sandbox has a deadline
-	if !s.AllocatedAt.IsZero() && s.Status == data.SandboxAllocated {
-		due = s.AllocationDeadline()
+	deadline := timeCell(time.Time{}, now) // only an allocated sandbox has a deadline
+	if s.Status == data.SandboxAllocated {
+		if due, ok := s.AllocationDeadline(); ok {
+			deadline = timeCell(due, now)
+		} else {
+			// No readable allocation time or window: the deadline is
+			// unknown (the detail view says why), never a guessed one.
+			deadline = warnCell("?", th).SortLast()
+		}
 	}
-	deadline := timeCell(due, now)
 	row := vtable.Row{Cells: []vtable.Cell{
 		{Text: s.ID()},
 		{Text: s.Name},

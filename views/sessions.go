@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/data/secret"
 	"opsdeck/themes"
 	"opsdeck/views/inert"
 	"opsdeck/views/vtable"
@@ -53,6 +54,7 @@ type quotaState struct {
 	dirty   bool
 	pending bool
 	gen     uint64
+	since   time.Time // when the read in flight was sent
 }
 
 type quotaMsg struct {
@@ -277,14 +279,18 @@ func (p *Sessions) refreshQuota() tea.Cmd {
 		return nil
 	}
 	p.quota.req, p.quota.loading, p.quota.dirty = reqSeq.Add(1), true, false
+	p.quota.since = p.ctx.now()
 	var (
-		req  = p.quota.req
-		pane = p.id
-		id   = p.project
-		st   = p.ctx.Store
+		req     = p.quota.req
+		pane    = p.id
+		id      = p.project
+		st      = p.ctx.Store
+		timeout = p.ctx.readTimeout()
 	)
 	return func() tea.Msg {
-		ctx := context.Background()
+		// The project and every page of the count share one deadline.
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
 		msg := quotaMsg{pane: pane, req: req}
 		msg.project, msg.found, msg.err = st.Project(ctx, id)
 		if msg.err != nil {
@@ -371,6 +377,9 @@ func (p *Sessions) quotaLine(width int) string {
 		text = "no project in scope — :sessions <projectId> shows its quota, API keys and contexts"
 	case p.quota.loading && !p.quota.shown:
 		text = "project " + p.project + " · quota loading…"
+		if w := p.ctx.now().Sub(p.quota.since); w >= time.Second && !p.quota.since.IsZero() {
+			text += " " + shortDuration(w.Truncate(time.Second))
+		}
 	case p.quota.err != "":
 		text, style = "project "+p.project+" · quota unavailable: "+p.quota.err, th.Error
 	case !p.quota.found:
@@ -396,6 +405,8 @@ func (p *Sessions) quotaLine(width int) string {
 			text += " · AT QUOTA"
 		}
 	}
+	// The project's name and status are tenant data: masked like cells.
+	text, _ = secret.Text(text)
 	return style.Render(inert.Pad(text, width))
 }
 

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/data/secret"
 	"opsdeck/themes"
 	"opsdeck/views/streamview"
 )
@@ -36,7 +37,7 @@ func NewStream(c *Context, table data.TableID, o StreamOptions) *Stream {
 		Keys:     c.Keys,
 		Buffer:   o.Buffer,
 		Location: o.Location,
-		Mask:     MaskSecret,
+		Mask:     secret.Default,
 	})
 	m.SetTable(table)
 	return &Stream{ctx: c, live: m}

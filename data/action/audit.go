@@ -202,7 +202,10 @@ const maxAuditLine = 1 << 20
 // A missing file is an empty log. Lines that are not entries come back with
 // Problem set, so the :audit view shows them instead of hiding them.
 func ReadAudit(path string, n int) ([]AuditEntry, error) {
-	f, err := os.Open(path)
+	// Non-blocking: opening a FIFO planted in the log's place for reading
+	// would otherwise wait for a writer for ever; only a regular file is
+	// read.
+	f, err := os.OpenFile(path, os.O_RDONLY|noBlock, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -210,6 +213,9 @@ func ReadAudit(path string, n int) ([]AuditEntry, error) {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("audit log %s is not a regular file", path)
+	}
 
 	var out []AuditEntry
 	r := bufio.NewReaderSize(f, 64<<10)

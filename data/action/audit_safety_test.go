@@ -98,6 +98,16 @@ func TestAuditLogRefusesToBeRedirected(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("opening a FIFO as the audit log blocked")
 		}
+		// Reading it (:audit) must not wait for a writer either.
+		go func() { _, err := ReadAudit(filepath.Join(fifoDir, "audit.log"), 10); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("reading a fifo: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("reading a FIFO as the audit log blocked")
+		}
 	}
 
 	// A hard link to another file.

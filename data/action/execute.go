@@ -14,6 +14,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"opsdeck/data"
+	"opsdeck/data/secret"
 )
 
 // Executor sends plans to DynamoDB, one conditional UpdateItem each, and
@@ -304,8 +305,21 @@ func (e *Executor) audit(r Result) error {
 		Update:    update,
 		Condition: cond,
 		Names:     names,
-		Values:    plainMap(values),
+		Values:    plainMap(maskedValues(values)),
 		Result:    r.Outcome(),
-		Message:   r.Message,
+		Message:   maskedText(r.Message),
 	})
+}
+
+// maskedValues are the request's values as the audit log keeps them: a
+// credential (by its placeholder's name or by what it is) is never written
+// to a file that outlives the session.
+func maskedValues(v map[string]types.AttributeValue) map[string]types.AttributeValue {
+	out, _ := secret.Item(secret.Default, v)
+	return out
+}
+
+func maskedText(s string) string {
+	out, _ := secret.Text(s)
+	return out
 }

@@ -70,13 +70,13 @@ func checkMarkRun(seen data.Item, now time.Time, o Options) error {
 	switch {
 	case err != nil:
 		return notApplicable(MarkRunFailed, "updatedAt is %s, not an ISO 8601 time, so opsdeck cannot tell how long the run has been stuck", show(v))
+	case updated.After(now.Add(clockSkew)):
+		return notApplicable(MarkRunFailed, "updatedAt %s is %s in the future; a clock is wrong, so opsdeck will not judge how long the run has been stuck",
+			show(v), updated.Sub(now).Truncate(time.Second))
 	case !utcStamp.MatchString(raw):
 		// Text order is time order only for UTC "Z" stamps of one shape;
 		// a condition on any other would not mean what it says.
 		return notApplicable(MarkRunFailed, "updatedAt %s is not a UTC timestamp ending in \"Z\" (as AppLens writes), so DynamoDB cannot compare it with the staleness cutoff", show(v))
-	case updated.After(now.Add(clockSkew)):
-		return notApplicable(MarkRunFailed, "updatedAt %s is %s in the future; a clock is wrong, so opsdeck will not judge how long the run has been stuck",
-			show(v), updated.Sub(now).Truncate(time.Second))
 	}
 	// The decision is the condition's own comparison, on the same text.
 	if raw >= staleBefore(raw, now, o) {

@@ -104,6 +104,17 @@ func TestMarkRunFailedNotApplicable(t *testing.T) {
 		{"complete", func() data.Item { it := stuckRun("r", now.Add(-time.Hour)); it["status"] = S("COMPLETE"); return it }(), Options{},
 			"only runs stuck in PROCESSING can be marked failed; this one is COMPLETE"},
 		{"recent", stuckRun("r", now.Add(-5*time.Minute)), Options{}, "the run was updated 5m0s ago; only runs silent in PROCESSING for more than 30m0s count as stuck"},
+		{"recent, with an offset", func() data.Item {
+			it := stuckRun("r", now)
+			it["updatedAt"] = S(now.Add(-5 * time.Minute).In(time.FixedZone("EAT", 3*3600)).Format(time.RFC3339))
+			return it
+		}(), Options{}, `is not a UTC timestamp ending in "Z"`},
+		{"in the future, with an offset", func() data.Item {
+			it := stuckRun("r", now)
+			// Reads like "now" in its own zone, but is 2h59m ahead.
+			it["updatedAt"] = S(now.Add(2*time.Hour + 59*time.Minute).In(time.FixedZone("X", -3*3600)).Format(time.RFC3339))
+			return it
+		}(), Options{}, "is 2h59m0s in the future; a clock is wrong"},
 		{"recent for a longer threshold", stuckRun("r", now.Add(-time.Hour)), Options{StaleRun: 2 * time.Hour}, "more than 2h0m0s"},
 		{"unparseable updatedAt", func() data.Item { it := stuckRun("r", now); it["updatedAt"] = S("yesterday"); return it }(), Options{},
 			"updatedAt is yesterday, not an ISO 8601 time"},

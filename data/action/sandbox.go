@@ -55,8 +55,9 @@ type labReading struct {
 const (
 	minUnixSeconds = 946684800
 	maxUnixSeconds = 1e11 - 1
-	// maxLabHours bounds lab_duration_hours: a year.
-	maxLabHours = 24 * 366
+	// maxLabHours bounds lab_duration_hours: a year, as the list's
+	// deadline does.
+	maxLabHours = data.MaxLabHours
 	// clockSkew is how far in the future an allocation may lie before its
 	// time is in doubt (another machine's clock).
 	clockSkew = 5 * time.Minute

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"opsdeck/data"
 )
 
@@ -115,14 +117,24 @@ func TestMarkSandboxNotApplicable(t *testing.T) {
 		}, "lab duration 1h"},
 		{"duration not a number", func(it data.Item) { it["lab_duration_hours"] = S("4") }, `lab_duration_hours is a string ("4"), not a number of hours`},
 		{"duration zero", func(it data.Item) { it["lab_duration_hours"] = N(0) }, "lab_duration_hours is 0; a lab lasts more than 0 and at most 8784 hours"},
+		// Beyond int64 and any float's whole range of hours: the message names
+		// that attribute only, and says what it holds.
+		{"duration huge", func(it data.Item) {
+			it["lab_duration_hours"] = &types.AttributeValueMemberN{Value: "99999999999999999999"}
+		},
+			"lab_duration_hours is 99999999999999999999; a lab lasts more than 0 and at most 8784 hours"},
 		{"allocated_at zero", func(it data.Item) { it["allocated_at"] = N(0) }, "allocated_at is 0: the sandbox carries no allocation time"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			it := allocatedSandbox("sb-x", now)
 			tc.edit(it)
-			if _, err := PlanFor(MarkSandboxDeletion, it, now, Options{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			_, err := PlanFor(MarkSandboxDeletion, it, now, Options{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "both") || tc.name == "duration huge" && strings.Contains(err.Error(), "allocated_at") {
+				t.Errorf("the message blames more than the bad attribute: %v", err)
 			}
 		})
 	}

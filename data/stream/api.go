@@ -79,13 +79,24 @@ func (t *Tailer) shardIterator(ctx context.Context, arn, shard string, pos posit
 	return out.ShardIterator, nil
 }
 
-func (t *Tailer) getRecords(ctx context.Context, iter *string) (*dynamodbstreams.GetRecordsOutput, error) {
+// getRecords asks for at most limit records, and refuses (errTooLarge) an
+// answer longer than maxBytes before the SDK decodes it. It also returns
+// how many bytes of answer were read.
+func (t *Tailer) getRecords(ctx context.Context, iter *string, limit int32, maxBytes int64) (*dynamodbstreams.GetRecordsOutput, int64, error) {
 	cctx, cancel := t.callCtx(ctx)
 	defer cancel()
-	return t.conn.Streams.GetRecords(cctx, &dynamodbstreams.GetRecordsInput{
+	c := &bodyCap{max: maxBytes}
+	out, err := t.conn.Streams.GetRecords(cctx, &dynamodbstreams.GetRecordsInput{
 		ShardIterator: iter,
-		Limit:         aws.Int32(t.opts.Limit),
-	}, noStreamsRetry)
+		Limit:         aws.Int32(limit),
+	}, noStreamsRetry, addBodyCap(c))
+	if err == nil && c.tripped {
+		err = &errTooLarge{limit: maxBytes}
+	}
+	if err != nil && isTooLarge(err, c) {
+		return nil, c.read, &errTooLarge{limit: maxBytes}
+	}
+	return out, c.read, err
 }
 
 // position is where a shard reader (re)starts.

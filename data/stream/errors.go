@@ -21,6 +21,7 @@ const (
 	faultExpired                // iterator no longer usable: get a new one
 	faultTrimmed                // position fell off the stream: TRIM_HORIZON + gap
 	faultNotFound               // shard/stream/table unknown: rediscover
+	faultThrottled              // read limit: back off hard, report "throttled"
 	faultCanceled               // our own context ended
 )
 
@@ -52,6 +53,9 @@ func classify(ctx context.Context, err error) fault {
 			return faultTrimmed
 		case "ResourceNotFoundException":
 			return faultNotFound
+		case "LimitExceededException", "ThrottlingException", "ProvisionedThroughputExceededException",
+			"RequestLimitExceeded", "TooManyRequestsException":
+			return faultThrottled
 		case "ValidationException":
 			// DynamoDB Local answers a garbled or foreign iterator with
 			// "Invalid ShardIterator"; a fresh iterator fixes it.

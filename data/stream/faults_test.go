@@ -51,7 +51,7 @@ func TestInjectedFaultsAreTypedErrors(t *testing.T) {
 		t.Errorf("throttling: got %v", api)
 	}
 	// And the reader classifies them as intended.
-	for kind, want := range map[streamtest.Kind]fault{streamtest.Expired: faultExpired, streamtest.Trimmed: faultTrimmed, streamtest.NotFound: faultNotFound, streamtest.Limit: faultTransient, streamtest.Throttle: faultTransient, streamtest.Internal500: faultTransient, streamtest.ResetBefore: faultTransient} {
+	for kind, want := range map[streamtest.Kind]fault{streamtest.Expired: faultExpired, streamtest.Trimmed: faultTrimmed, streamtest.NotFound: faultNotFound, streamtest.Limit: faultThrottled, streamtest.Throttle: faultThrottled, streamtest.Internal500: faultTransient, streamtest.ResetBefore: faultTransient} {
 		for i := 0; i < 500; i++ {
 			before := ft.Count(kind)
 			_, err := conn.Streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String("x")}, noStreamsRetry)
@@ -82,7 +82,8 @@ func faultRun(t *testing.T, seed uint64) {
 	ids := []data.TableID{data.TableSessions, data.TableEvents}
 	tables := testTables(t, writeConn, ids...)
 	sink := newCollectSink()
-	startTailer(t, readConn, tables, Options{Tables: ids, MaxBackoff: 400 * time.Millisecond, Limit: 7}, sink)
+	startTailer(t, readConn, tables, Options{Tables: ids, MaxBackoff: 400 * time.Millisecond, Limit: 7,
+		ThrottleBackoff: 50 * time.Millisecond, ThrottleBackoffMax: 400 * time.Millisecond}, sink)
 	waitLive(t, sink, ids)
 
 	w := newWorkload(writeConn, tables, seed)
@@ -131,7 +132,7 @@ func faultRun(t *testing.T, seed uint64) {
 	for _, h := range health {
 		seen[h.State] = true
 	}
-	for _, s := range []State{StateReconnecting, StateGap, StateLive} {
+	for _, s := range []State{StateReconnecting, StateThrottled, StateGap, StateLive} {
 		if !seen[s] {
 			t.Errorf("health never reported %q under faults: %s", s, healthString(health))
 		}

@@ -30,7 +30,7 @@ func shard(id, parent string, closed bool) st.Shard {
 func lineageReader(t *testing.T) (*tableReader, context.Context) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	tl := &Tailer{opts: Options{Logf: t.Logf}.withDefaults()}
+	tl := &Tailer{opts: Options{Logf: t.Logf}.withDefaults(), budget: newBudget(50, nil)}
 	r := newTableReader(tl, data.TableSessions, "phys", &recSink{}, newHealthTracker(data.TableSessions, &recSink{}, time.Now))
 	t.Cleanup(r.wg.Wait)
 	return r, ctx

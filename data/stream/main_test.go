@@ -163,7 +163,7 @@ func healthString(hs []Health) string {
 }
 
 // startTailer runs a Tailer until the test ends.
-func startTailer(t testing.TB, conn *data.Conn, tables data.Tables, opts Options, sink Sink) {
+func startTailer(t testing.TB, conn *data.Conn, tables data.Tables, opts Options, sink Sink) *Tailer {
 	t.Helper()
 	if opts.Logf == nil {
 		opts.Logf = func(f string, a ...any) {
@@ -187,4 +187,5 @@ func startTailer(t testing.TB, conn *data.Conn, tables data.Tables, opts Options
 			t.Errorf("Run did not return within 30s of cancel")
 		}
 	})
+	return tl
 }

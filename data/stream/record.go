@@ -23,6 +23,20 @@ type Record struct {
 	TTL   bool
 	Seq   string // sequence number within the shard
 	Shard string // shard id
+	// Bytes is the record's approximate size in memory (keys and images),
+	// set by the reader; Size computes it when it is not set. Whatever
+	// holds records bounds itself by bytes as well as by count with it:
+	// one record can weigh 800 KB.
+	Bytes int
+}
+
+// Size is the record's approximate size in bytes: Bytes when the reader set
+// it, else the size of its keys and images computed now.
+func (r Record) Size() int {
+	if r.Bytes > 0 {
+		return r.Bytes
+	}
+	return recordOverhead + itemBytes(r.Keys) + itemBytes(r.Old) + itemBytes(r.New)
 }
 
 // State is a table's stream health as the status bar shows it.
@@ -37,10 +51,19 @@ const (
 	// reader is backing off and will retry.
 	StateReconnecting State = "reconnecting"
 	// StateGap: records were trimmed from the stream before they were read,
-	// so some changes may be missing. Reading continues.
+	// so some changes may be missing (Health.GapFrom to GapTo). Reading
+	// continues.
 	StateGap State = "gap"
-	// StateOff: the reader for this table has stopped (stream disabled,
-	// table deleted); Detail says why.
+	// StateThrottled: DynamoDB Streams refused reads (LimitExceeded,
+	// throttling): too many readers on a shard. The shard backs off hard and
+	// its records arrive late, none is lost.
+	StateThrottled State = "throttled"
+	// StatePaused: the table is not read while nothing on screen needs it
+	// (Options.Background RateOff); it resumes where it stopped.
+	StatePaused State = "paused"
+	// StateOff: the table cannot be read now (stream disabled, table
+	// deleted); Detail says why. It is checked again with backoff and goes
+	// live again when it has a stream.
 	StateOff State = "off"
 )
 
@@ -50,6 +73,9 @@ type Health struct {
 	State  State
 	Detail string
 	At     time.Time
+	// GapFrom and GapTo bound the changes that may be missing, with
+	// StateGap.
+	GapFrom, GapTo time.Time
 }
 
 // Sink receives records and health changes. Both methods are called from the

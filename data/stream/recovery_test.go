@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"opsdeck/data"
+	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
 )
 
@@ -69,4 +70,64 @@ func TestRecoversAfterServerRestart(t *testing.T) {
 			t.Errorf("a restart must not stop the reader: %+v", h)
 		}
 	}
+}
+
+// TestRestartWithoutDataThenRecreatedTablesEndLive: the server restarts
+// without its data (-inMemory), so the tables and their streams are gone:
+// the reader says "off". Then the tables are created again (as `make demo`
+// or a deploy would) and the reader goes "live" on the new streams and
+// delivers their records: "off" is not the end.
+func TestRestartWithoutDataThenRecreatedTablesEndLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts its own DynamoDB Local")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	srv, err := ddblocal.Start(ctx, ddblocal.Options{})
+	if err != nil {
+		t.Fatalf("starting DynamoDB Local: %v", err)
+	}
+	t.Cleanup(func() { _ = srv.Stop() })
+
+	conn := testConn(t, srv.Endpoint(), data.ConnOptions{})
+	ids := []data.TableID{data.TableSessions, data.TableEvents}
+	tables := testTables(t, conn, ids...)
+	sink := newCollectSink()
+	opts := comeBackOptions(ids)
+	opts.MaxBackoff = time.Second
+	startTailer(t, conn, tables, opts, sink)
+	waitLive(t, sink, ids)
+	w := newWorkload(conn, tables, 51)
+	for i := 0; i < 20; i++ {
+		if err := w.Step(ctx, ids[i%2], 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitAll(t, sink, w, 30*time.Second)
+
+	if err := srv.Restart(ctx); err != nil {
+		t.Fatalf("restarting DynamoDB Local: %v", err)
+	}
+	sink.waitFor(t, 60*time.Second, "off on both tables", func() bool {
+		return sink.lastState(data.TableSessions) == StateOff && sink.lastState(data.TableEvents) == StateOff
+	})
+	for _, id := range ids {
+		if _, err := conn.DB.CreateTable(ctx, demo.CreateTableInput(data.MustSchema(id), tables.Name(id), false)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sink.waitFor(t, 60*time.Second, "live again on both tables", func() bool {
+		return sink.lastState(data.TableSessions) == StateLive && sink.lastState(data.TableEvents) == StateLive
+	})
+	from := len(w.Wants)
+	w2 := newWorkload(conn, tables, 52)
+	for i := 0; i < 20; i++ {
+		if err := w2.Step(ctx, ids[i%2], 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sink.waitFor(t, 30*time.Second, "the new tables' records", func() bool { return len(sink.recs) >= from+len(w2.Wants) })
+	got, _ := sink.snapshot()
+	verifyExactly(t, got[:from], w.Wants)
+	verifyExactly(t, got[from:], w2.Wants)
 }

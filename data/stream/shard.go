@@ -2,17 +2,35 @@ package stream
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	st "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 )
 
+// reopenSlack is how far before a shard's LATEST position a re-read from
+// TRIM_HORIZON starts delivering. ApproximateCreationDateTime is rounded
+// down (to the second on AWS, to the minute by DynamoDB Local), so a record
+// written just after the position may carry a time up to that much before
+// it. A few records from just before the position may then be shown: real
+// changes the operator had not seen, never duplicates.
+const reopenSlack = time.Minute
+
+// streamRetention is how long DynamoDB Streams keeps a record.
+const streamRetention = 24 * time.Hour
+
 // shardReader polls one shard until it closes, vanishes, or ctx ends. It is
 // the only place records are delivered, so it is where "exactly once" is
 // kept: lastSeq is the last sequence number handed to the sink, every
 // restart resumes AFTER it, and anything at or below it is dropped.
+//
+// It is also where the read budget is spent: each call waits for its turn
+// (its own pace: fast while the shard delivers, slower while idle, the
+// table's share when many shards are idle) and then for a token of the
+// console's budget.
 type shardReader struct {
 	t     *Tailer
 	tr    *tableReader
@@ -20,18 +38,30 @@ type shardReader struct {
 	arn   string
 	start position // where to begin when nothing was delivered yet
 	delay time.Duration
+	wake  chan struct{} // the table's rate changed
 
-	lastSeq   string
-	floor     string
-	trimmed   bool // next iterator from TRIM_HORIZON
-	iter      *string
-	delivered int
-	lastOK    time.Time // last successful GetRecords
+	lastSeq string
+	floor   string
+	// since is when the shard's LATEST position was taken, while nothing
+	// has been delivered from it: the only record of where reading began,
+	// since iterators are opaque. If that iterator is lost before the first
+	// record, the shard is read again from TRIM_HORIZON, skipping records
+	// older than since (reopenSlack before it).
+	since      time.Time
+	floorTime  time.Time // while re-reading from TRIM_HORIZON: skip records older than this
+	reopen     bool      // next iterator from TRIM_HORIZON
+	lastApprox time.Time // creation time of the last record delivered
+	iter       *string
+	delivered  int
+	lastOK     time.Time // last successful GetRecords
+	size       sizer     // GetRecords' Limit, sized to what can arrive
+	idle       int       // consecutive polls that found nothing
+	busy       bool      // the last poll delivered
 }
 
 func (s *shardReader) position() position {
 	switch {
-	case s.trimmed:
+	case s.reopen:
 		return position{typ: st.ShardIteratorTypeTrimHorizon}
 	case s.lastSeq != "":
 		return position{typ: st.ShardIteratorTypeAfterSequenceNumber, seq: s.lastSeq}
@@ -41,7 +71,8 @@ func (s *shardReader) position() position {
 }
 
 func (s *shardReader) end(why endReason, err error) shardEnd {
-	return shardEnd{id: s.id, why: why, lastSeq: s.lastSeq, err: err, polled: !s.lastOK.IsZero()}
+	return shardEnd{id: s.id, why: why, lastSeq: s.lastSeq, since: s.since, lastApprox: s.lastApprox,
+		err: err, polled: !s.lastOK.IsZero()}
 }
 
 func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
@@ -51,16 +82,28 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 			ev = s.end(endPanic, fmt.Errorf("internal error: %v", p))
 		}
 	}()
-	if !sleepCtx(ctx, s.delay) {
-		return s.end(endCanceled, nil)
+	o := s.t.opts
+	if s.lastSeq == "" && s.start.typ == st.ShardIteratorTypeLatest && !s.since.IsZero() {
+		// Read before from LATEST without a record since (a stream that came
+		// back, a restarted reader): the position is lost with the old
+		// iterator, so re-read from TRIM_HORIZON, from since on.
+		s.lostIterator(s.start, false)
 	}
 	bo := s.tr.newBackoff()
-	var next time.Time // earliest start of the next GetRecords
-	retryNow := 0      // consecutive iterator faults handled without waiting
+	throttle := backoff{base: o.ThrottleBackoff, max: o.ThrottleBackoffMax}
+	s.size = newSizer(o.Limit, o.MaxResponseBytes)
+	next := time.Now().Add(s.delay) // earliest start of the next call
+	last := time.Time{}             // start of the last call
+	retryNow := 0                   // consecutive iterator faults handled without waiting
 	for {
-		if !sleepCtx(ctx, time.Until(next)) {
+		if !s.waitTurn(ctx, &next, last) {
 			return s.end(endCanceled, nil)
 		}
+		if s.t.budget.acquire(ctx, s.class()) != nil {
+			return s.end(endCanceled, nil)
+		}
+		callStart := time.Now()
+		last = callStart
 		if s.iter == nil {
 			pos := s.position()
 			it, err := s.t.shardIterator(ctx, s.arn, s.id, pos)
@@ -71,60 +114,179 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 				case faultNotFound:
 					return s.end(endNotFound, err)
 				case faultTrimmed:
-					s.onTrimmed(pos)
+					s.lostIterator(pos, true)
 					next = s.pause(&bo, &retryNow)
+				case faultThrottled:
+					s.onThrottled("GetShardIterator", err)
+					next = time.Now().Add(throttle.next())
 				default:
 					s.onTransient("GetShardIterator", err)
 					next = time.Now().Add(bo.next())
 				}
 				continue
 			}
+			throttle.reset()
 			if it == nil {
 				// No iterator and no error: nothing left to read here.
 				return s.end(endClosed, nil)
 			}
 			s.iter = it
-			s.trimmed = false
+			s.reopen = false
+			first := s.since.IsZero() && s.lastSeq == "" && pos.typ == st.ShardIteratorTypeLatest
+			if first {
+				// The position is taken: a write from now on is read.
+				s.since = callStart
+				s.tr.health.ok(s.id)
+				// Spread the first polls of many shards over their idle
+				// pace instead of polling them all at once.
+				next = callStart.Add(time.Duration(rand.Int64N(int64(s.idleGap()) + 1)))
+				continue
+			}
 		}
 
-		callStart := time.Now()
-		out, err := s.t.getRecords(ctx, s.iter)
+		limit := s.size.limit
+		out, nbytes, err := s.t.getRecords(ctx, s.iter, limit, s.size.cap())
 		if err != nil {
+			var tl *errTooLarge
+			if errors.As(err, &tl) && s.size.shrink() {
+				// Nothing was lost: the same iterator asks for fewer.
+				s.tr.logf("shard %s: answer over %d bytes cut off; asking for %d records at a time", s.id, tl.limit, s.size.limit)
+				next = callStart.Add(o.shardGap())
+				continue
+			}
 			switch classify(ctx, err) {
 			case faultCanceled:
 				return s.end(endCanceled, nil)
 			case faultNotFound:
 				return s.end(endNotFound, err)
 			case faultExpired:
-				s.tr.logf("shard %s: %s; new iterator %s", s.id, describeErr(err), s.position())
-				s.iter = nil
+				s.tr.logf("shard %s: %s", s.id, describeErr(err))
+				s.lostIterator(s.position(), false)
 				next = s.pause(&bo, &retryNow)
 			case faultTrimmed:
-				s.onTrimmed(s.position())
-				s.iter = nil
+				s.lostIterator(s.position(), true)
 				next = s.pause(&bo, &retryNow)
+			case faultThrottled:
+				// Keep the iterator; give way to the shard's other readers.
+				s.onThrottled("GetRecords", err)
+				next = time.Now().Add(throttle.next())
 			default:
 				// Keep the iterator: it is still good once the server is back.
+				// An answer that did not arrive in time may be one too big
+				// to send in time: ask for fewer records next time.
+				if errors.Is(err, context.DeadlineExceeded) && s.size.shrink() {
+					s.tr.logf("shard %s: GetRecords timed out; asking for %d records at a time", s.id, s.size.limit)
+				}
 				s.onTransient("GetRecords", err)
 				next = time.Now().Add(bo.next())
 			}
 			continue
 		}
+		s.size.answered(len(out.Records), nbytes)
 		bo.reset()
+		throttle.reset()
 		retryNow = 0
 		s.lastOK = time.Now()
 		s.tr.health.ok(s.id)
-		s.deliver(out.Records)
+		n := s.deliver(out.Records)
 		s.iter = out.NextShardIterator
 		if s.iter == nil || *s.iter == "" {
 			return s.end(endClosed, nil)
 		}
-		gap := s.t.opts.PollInterval
-		if len(out.Records) >= int(s.t.opts.Limit) {
-			// A full batch: more is waiting, poll again as soon as allowed.
-			gap = minPollGap
+		if len(out.Records) >= int(limit) {
+			// A full batch: more is waiting, read on as soon as allowed.
+			s.busy, s.idle = true, 0
+			next = callStart.Add(s.t.opts.shardGap())
+			continue
 		}
-		next = callStart.Add(gap)
+		if n > 0 || len(out.Records) > 0 {
+			s.busy, s.idle = true, 0
+		} else {
+			s.busy = false
+			s.idle++
+		}
+		next = callStart.Add(s.gap())
+	}
+}
+
+// class is the reader's place in the console budget's queue.
+func (s *shardReader) class() class {
+	switch {
+	case s.tr.currentRate() != RateFull:
+		return classSlow
+	case s.busy:
+		return classBusy
+	}
+	return classIdle
+}
+
+// gap is the pause after a poll, from the shard's activity and the table's
+// rate.
+func (s *shardReader) gap() time.Duration {
+	o := s.t.opts
+	if s.busy {
+		if s.tr.currentRate() != RateFull {
+			return o.SlowPollInterval
+		}
+		return o.PollInterval
+	}
+	return s.idleGap()
+}
+
+// idleGap is the pause of an idle shard: doubling from PollInterval to
+// IdlePollMax, and never so short that the table's idle shards together
+// pass TableIdleRate (a tenth of it for a table read slowly), with a
+// little jitter (only ever longer) so many shards do not poll in step.
+func (s *shardReader) idleGap() time.Duration {
+	o := s.t.opts
+	g := o.PollInterval << min(max(s.idle, 1), 8)
+	g = min(g, o.IdlePollMax)
+	rate := o.TableIdleRate
+	if s.tr.currentRate() != RateFull {
+		g = max(g, o.SlowPollInterval)
+		rate /= 10
+	}
+	share := time.Duration(float64(s.tr.openShards()) / rate * float64(time.Second))
+	g = max(g, share)
+	return g + time.Duration(rand.Int64N(int64(g)/5+1))
+}
+
+// waitTurn sleeps until next, or ctx ends (false). A change of the table's
+// rate wakes it: the pause is recomputed for the new rate from the last
+// call, so a table that becomes wanted is read within its full-rate pace,
+// and a table switched off is not read until it is wanted again.
+func (s *shardReader) waitTurn(ctx context.Context, next *time.Time, last time.Time) bool {
+	t := time.NewTimer(time.Hour)
+	defer t.Stop()
+	for {
+		if s.tr.currentRate() == RateOff {
+			select {
+			case <-ctx.Done():
+				return false
+			case <-s.wake:
+				if !last.IsZero() && s.tr.currentRate() != RateOff {
+					*next = last.Add(s.gap())
+				}
+				continue
+			}
+		}
+		d := time.Until(*next)
+		if d <= 0 {
+			return ctx.Err() == nil
+		}
+		t.Reset(d)
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			return true
+		case <-s.wake:
+			if !last.IsZero() {
+				if n := last.Add(s.gap()); n.Before(*next) {
+					*next = n
+				}
+			}
+		}
 	}
 }
 
@@ -145,30 +307,74 @@ func (s *shardReader) onTransient(op string, err error) {
 	s.tr.health.failed(s.id, d)
 }
 
-func (s *shardReader) onTrimmed(pos position) {
-	s.trimmed = true
-	if s.lastSeq == "" && s.start.typ == st.ShardIteratorTypeLatest && !s.lastOK.IsZero() && time.Since(s.lastOK) < time.Minute {
-		// Nothing delivered yet, and the shard answered moments ago. AWS
-		// only trims records after 24 hours, so this is DynamoDB Local's
-		// quirk: a LATEST iterator on an empty shard sits at the shard's
-		// starting number, and when the first record arrives with a higher
-		// number (the counter is shared by every stream of the server) the
-		// old iterator counts as "before the oldest record". Nothing was
-		// missed: reading from TRIM_HORIZON returns exactly the new records.
-		s.tr.logf("shard %s: trimmed at %s before any record; reading from TRIM_HORIZON (DynamoDB Local's empty-shard iterator)", s.id, pos)
-		return
-	}
-	msg := fmt.Sprintf("records of shard %s were trimmed before they were read (position %s): some changes may be missing", s.id, pos)
-	s.tr.logf("%s", msg)
-	s.tr.health.gap(msg)
+func (s *shardReader) onThrottled(op string, err error) {
+	d := op + ": " + describeErr(err)
+	s.tr.logf("shard %s: throttled: %s", s.id, d)
+	s.tr.health.throttledBy(s.id, d)
 }
 
-// deliver converts and hands over the records not delivered before.
-// GetRecords returns a shard's records in sequence order, so lastSeq only
-// moves forward.
-func (s *shardReader) deliver(in []st.Record) {
-	if len(in) == 0 {
+// lostIterator follows an iterator that can no longer be used (expired,
+// invalid, or pointing at trimmed records) and decides where to read next,
+// so that nothing is skipped silently:
+//
+//   - nothing delivered yet from a LATEST start: the only position known
+//     was "latest at since". Read from TRIM_HORIZON and skip what is older
+//     than since; only if since is older than the stream keeps records can
+//     something be missing, and then a gap says what span.
+//   - trimmed after a known record: records after it are gone. Read from
+//     TRIM_HORIZON and say "gap" from that record's time to now.
+//   - expired after a known record: a new iterator AFTER it loses nothing.
+func (s *shardReader) lostIterator(pos position, trimmed bool) {
+	s.iter = nil
+	now := time.Now()
+	if s.lastSeq == "" && s.start.typ == st.ShardIteratorTypeLatest && !s.since.IsZero() {
+		s.reopen = true
+		s.floorTime = s.since.Add(-reopenSlack)
+		s.tr.logf("shard %s: iterator lost before its first record (%s); re-reading from TRIM_HORIZON, skipping records before %s",
+			s.id, pos, s.floorTime.Format(time.TimeOnly))
+		if oldest := now.Add(-streamRetention); s.since.Before(oldest) {
+			s.gapNotice(s.since, oldest, "records of shard %s older than 24 h were trimmed before they were read")
+		}
 		return
+	}
+	if !trimmed {
+		return
+	}
+	s.reopen = true
+	if s.lastSeq == "" && pos.typ == st.ShardIteratorTypeTrimHorizon {
+		// Nothing is older than TRIM_HORIZON: nothing was skipped. (DynamoDB
+		// Local says "trimmed" for a TRIM_HORIZON iterator taken on an empty
+		// shard once the first record arrives.)
+		s.tr.logf("shard %s: TRIM_HORIZON iterator trimmed before any record; reading from TRIM_HORIZON again", s.id)
+		return
+	}
+	from := s.lastApprox
+	if from.IsZero() {
+		from = s.since
+	}
+	s.gapNotice(from, now, "records of shard %s were trimmed before they were read (position "+pos.String()+")")
+}
+
+func (s *shardReader) gapNotice(from, to time.Time, format string) {
+	msg := fmt.Sprintf(format, s.id)
+	if !from.IsZero() {
+		msg += fmt.Sprintf(": changes from %s to %s may be missing", from.Format(time.TimeOnly), to.Format(time.TimeOnly))
+	} else {
+		msg += fmt.Sprintf(": changes before %s may be missing", to.Format(time.TimeOnly))
+	}
+	s.tr.logf("%s", msg)
+	s.tr.health.gap(msg, from, to)
+}
+
+// deliver converts and hands over the records not delivered before, and
+// reports how many. GetRecords returns a shard's records in sequence order,
+// so lastSeq only moves forward. While re-reading from TRIM_HORIZON after
+// losing a LATEST position, records older than floorTime were written
+// before the reader started: they are passed over (and lastSeq moves past
+// them, so they are never delivered later either).
+func (s *shardReader) deliver(in []st.Record) int {
+	if len(in) == 0 {
+		return 0
 	}
 	out := make([]Record, 0, len(in))
 	for i := range in {
@@ -181,6 +387,14 @@ func (s *shardReader) deliver(in []st.Record) {
 		if !seqAfter(seq, s.lastSeq) || !seqAfter(seq, s.floor) {
 			continue // already delivered (a retried or replayed read)
 		}
+		approx := aws.ToTime(sr.ApproximateCreationDateTime)
+		if !s.floorTime.IsZero() {
+			if !approx.IsZero() && approx.Before(s.floorTime) {
+				s.lastSeq = seq
+				continue // from before the reader began
+			}
+			s.floorTime = time.Time{} // records only get newer from here
+		}
 		out = append(out, Record{
 			Table:      s.tr.id,
 			TableName:  s.tr.name,
@@ -188,18 +402,21 @@ func (s *shardReader) deliver(in []st.Record) {
 			Keys:       convertItem(sr.Keys),
 			Old:        convertItem(sr.OldImage),
 			New:        convertItem(sr.NewImage),
-			ApproxTime: aws.ToTime(sr.ApproximateCreationDateTime),
+			ApproxTime: approx,
 			TTL:        isTTL(rec.UserIdentity),
 			Seq:        seq,
 			Shard:      s.id,
 		})
+		out[len(out)-1].Bytes = out[len(out)-1].Size()
 		s.lastSeq = seq
+		s.lastApprox = approx
 	}
 	if len(out) == 0 {
-		return
+		return 0
 	}
 	s.delivered += len(out)
 	s.tr.sink.Records(out)
+	return len(out)
 }
 
 func isTTL(id *st.Identity) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -33,6 +34,46 @@ type tableReader struct {
 	// filterUnsupported: the server rejected DescribeStream's ShardFilter,
 	// so child discovery uses a full describe.
 	filterUnsupported bool
+
+	mu sync.Mutex
+	// cancelled holds the end of shard readers stopped with their session
+	// (they cannot send on events then: nobody may be reading it).
+	cancelled []shardEnd
+	// active is every shard reader running, so a demand change can wake
+	// them and an idle one can size its share of the table's budget.
+	active map[*shardReader]struct{}
+
+	rate atomic.Int32 // Rate the table is read at
+}
+
+// setRate changes how fast the table is read and wakes its shard readers
+// so the new pace applies at once.
+func (r *tableReader) setRate(rate Rate) {
+	if Rate(r.rate.Swap(int32(rate))) == rate {
+		return
+	}
+	if rate == RateOff {
+		r.health.pause("not read while no pane shows " + string(r.id))
+	} else {
+		r.health.unpause()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for sr := range r.active {
+		select {
+		case sr.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (r *tableReader) currentRate() Rate { return Rate(r.rate.Load()) }
+
+// openShards is how many shard readers run now.
+func (r *tableReader) openShards() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.active)
 }
 
 type shardStatus int
@@ -47,8 +88,10 @@ type shardInfo struct {
 	id, parent string
 	status     shardStatus
 	start      position
-	lastSeq    string // last sequence number delivered from this shard
-	floor      string // never deliver at or below this (see adopt)
+	lastSeq    string    // last sequence number delivered from this shard
+	floor      string    // never deliver at or below this (see adopt)
+	since      time.Time // when its LATEST position was taken (see shardReader.since)
+	lastApprox time.Time // creation time of the last record delivered
 	restarts   backoff
 }
 
@@ -67,20 +110,22 @@ const (
 )
 
 type shardEnd struct {
-	id      string
-	why     endReason
-	lastSeq string
-	err     error
-	polled  bool // at least one GetRecords succeeded: restart backoff resets
+	id         string
+	why        endReason
+	lastSeq    string
+	since      time.Time
+	lastApprox time.Time
+	err        error
+	polled     bool // at least one GetRecords succeeded: restart backoff resets
 }
 
 func newTableReader(t *Tailer, id data.TableID, name string, sink Sink, h *healthTracker) *tableReader {
-	h.starting("")
 	return &tableReader{
 		t: t, id: id, name: name, sink: sink, health: h,
 		shards:  map[string]*shardInfo{},
 		waiting: map[string]*childWait{},
 		events:  make(chan shardEnd, 64),
+		active:  map[*shardReader]struct{}{},
 	}
 }
 
@@ -92,18 +137,39 @@ func (r *tableReader) newBackoff() backoff {
 	return backoff{base: 100 * time.Millisecond, max: r.t.opts.MaxBackoff}
 }
 
+// run reads the table's stream until ctx ends. "off" is never the end:
+// when the table or its stream goes away (deleted, disabled, a server
+// restarted without its data), the table is checked again with backoff, and
+// read again as soon as it has a stream.
 func (r *tableReader) run(ctx context.Context) {
-	ctx, cancel := context.WithCancel(ctx)
+	recheck := backoff{base: r.t.opts.RecheckMin, max: r.t.opts.RecheckMax}
+	for {
+		if r.session(ctx) {
+			recheck.reset()
+		}
+		if !sleepCtx(ctx, recheck.next()) {
+			return
+		}
+	}
+}
+
+// session is one attempt to read the stream: it opens it and reads it
+// until it ends or ctx does, then cancels and waits for its shard readers.
+// It reports whether the stream was opened.
+func (r *tableReader) session(parent context.Context) (opened bool) {
+	ctx, cancel := context.WithCancel(parent)
 	defer func() {
 		if p := recover(); p != nil {
 			r.logf("internal error: %v", p)
-			r.health.terminal(StateOff, fmt.Sprintf("internal error in the stream reader: %v", p))
+			r.health.stopped(StateOff, fmt.Sprintf("internal error in the stream reader: %v", p))
 		}
 		cancel()
 		r.wg.Wait()
+		r.settleCancelled()
 	}()
+	r.health.resume()
 	if !r.open(ctx) {
-		return
+		return false
 	}
 	check := time.NewTicker(r.t.opts.TableCheckInterval)
 	defer check.Stop()
@@ -113,20 +179,64 @@ func (r *tableReader) run(ctx context.Context) {
 		wake.Reset(r.nextDue())
 		select {
 		case <-ctx.Done():
-			return
+			return true
 		case ev := <-r.events:
 			if !r.onEnd(ctx, ev) {
-				return
+				return true
 			}
 		case <-check.C:
 			if !r.checkTable(ctx) {
-				return
+				return true
 			}
 		case <-wake.C:
 			if !r.findChildren(ctx) {
-				return
+				return true
 			}
 		}
+	}
+}
+
+// settleCancelled runs once every shard reader of a session has stopped:
+// it keeps where each one got to, so a stream that comes back (the same
+// stream, after a server restart) resumes after the last record delivered.
+func (r *tableReader) settleCancelled() {
+	for {
+		select {
+		case ev := <-r.events:
+			r.noteEnd(ev)
+		default:
+			r.mu.Lock()
+			ends := r.cancelled
+			r.cancelled = nil
+			r.mu.Unlock()
+			for _, ev := range ends {
+				r.noteEnd(ev)
+			}
+			for _, info := range r.shards {
+				if info.status == shardReading {
+					info.status = shardIdle
+				}
+			}
+			return
+		}
+	}
+}
+
+// noteEnd keeps what a stopped shard reader knew.
+func (r *tableReader) noteEnd(ev shardEnd) {
+	r.health.forget(ev.id)
+	info := r.shards[ev.id]
+	if info == nil {
+		return
+	}
+	if ev.lastSeq != "" {
+		info.lastSeq = ev.lastSeq
+	}
+	if !ev.since.IsZero() {
+		info.since = ev.since
+	}
+	if !ev.lastApprox.IsZero() {
+		info.lastApprox = ev.lastApprox
 	}
 }
 
@@ -145,9 +255,13 @@ func (r *tableReader) nextDue() time.Duration {
 	return d
 }
 
-// open finds the stream and starts reading its leaf shards from LATEST. It
-// returns false when this table will not be tailed (no stream: "polling";
-// table or stream gone: "off") or ctx ended.
+// open finds the stream and starts reading it. The first stream seen is
+// read from LATEST (its leaf shards); the same stream seen again resumes
+// where each shard got to; a stream that appeared while the console ran
+// (table re-created, stream enabled) is read from its start, since
+// everything in it is news. It returns false when the table cannot be
+// tailed now (no stream: "polling"; table or stream gone: "off") or ctx
+// ended.
 func (r *tableReader) open(ctx context.Context) bool {
 	bo := r.newBackoff()
 	for {
@@ -159,14 +273,29 @@ func (r *tableReader) open(ctx context.Context) bool {
 			shards, status, err := r.t.streamShards(ctx, arn, nil)
 			switch {
 			case err == nil && streamEnded(status):
-				r.health.terminal(StateOff, fmt.Sprintf("the stream of %s is %s", r.name, status))
+				r.health.stopped(StateOff, fmt.Sprintf("the stream of %s is %s", r.name, status))
 				return false
 			case err == nil:
-				r.arn = arn
 				// Shards register as pending before the manager reports
 				// itself ready, so "live" waits for their first poll.
-				r.startAtLatest(ctx, shards)
+				switch {
+				case r.arn == "":
+					r.arn = arn
+					r.startAtLatest(ctx, shards)
+				case r.arn == arn:
+					r.logf("stream back; resuming %d known shard(s)", len(r.shards))
+					r.merge(ctx, shards, "")
+				default:
+					r.logf("a new stream %s; reading it from TRIM_HORIZON", arn)
+					r.shards = map[string]*shardInfo{}
+					r.waiting = map[string]*childWait{}
+					r.arn = arn
+					r.merge(ctx, shards, "")
+				}
 				r.health.ok("")
+				if r.currentRate() == RateOff {
+					r.health.pause("not read while no pane shows " + string(r.id))
+				}
 				return true
 			case classify(ctx, err) == faultCanceled:
 				return false
@@ -190,7 +319,7 @@ func (r *tableReader) currentStream(ctx context.Context) (arn string, ok, retry 
 		case faultCanceled:
 			return "", false, false
 		case faultNotFound:
-			r.health.terminal(StateOff, fmt.Sprintf("table %s does not exist", r.name))
+			r.health.stopped(StateOff, fmt.Sprintf("table %s does not exist", r.name))
 			return "", false, false
 		}
 		r.health.failed("", "DescribeTable: "+describeErr(err))
@@ -199,15 +328,15 @@ func (r *tableReader) currentStream(ctx context.Context) (arn string, ok, retry 
 	}
 	tbl := out.Table
 	if tbl == nil || tbl.TableStatus == ddbtypes.TableStatusDeleting {
-		r.health.terminal(StateOff, fmt.Sprintf("table %s is being deleted", r.name))
+		r.health.stopped(StateOff, fmt.Sprintf("table %s is being deleted", r.name))
 		return "", false, false
 	}
 	spec := tbl.StreamSpecification
 	if spec == nil || !aws.ToBool(spec.StreamEnabled) || aws.ToString(tbl.LatestStreamArn) == "" {
 		if r.arn == "" {
-			r.health.terminal(StatePolling, fmt.Sprintf("%s has no stream: re-querying instead", r.name))
+			r.health.stopped(StatePolling, fmt.Sprintf("%s has no stream: re-querying instead", r.name))
 		} else {
-			r.health.terminal(StateOff, fmt.Sprintf("the stream of %s was disabled", r.name))
+			r.health.stopped(StateOff, fmt.Sprintf("the stream of %s was disabled", r.name))
 		}
 		return "", false, false
 	}
@@ -279,13 +408,23 @@ func (r *tableReader) startShard(ctx context.Context, info *shardInfo, delay tim
 	sr := &shardReader{
 		t: r.t, tr: r, id: info.id, arn: r.arn,
 		start: info.start, lastSeq: info.lastSeq, floor: info.floor, delay: delay,
+		since: info.since, lastApprox: info.lastApprox, wake: make(chan struct{}, 1),
 	}
 	r.health.starting(info.id)
+	r.mu.Lock()
+	r.active[sr] = struct{}{}
+	r.mu.Unlock()
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		ev := sr.run(ctx)
+		r.mu.Lock()
+		delete(r.active, sr)
+		r.mu.Unlock()
 		if ev.why == endCanceled {
+			r.mu.Lock()
+			r.cancelled = append(r.cancelled, ev)
+			r.mu.Unlock()
 			return
 		}
 		select {
@@ -297,13 +436,10 @@ func (r *tableReader) startShard(ctx context.Context, info *shardInfo, delay tim
 
 // onEnd handles a shard reader that stopped. false: stop the table reader.
 func (r *tableReader) onEnd(ctx context.Context, ev shardEnd) bool {
-	r.health.forget(ev.id)
+	r.noteEnd(ev)
 	info := r.shards[ev.id]
 	if info == nil {
 		return true
-	}
-	if ev.lastSeq != "" {
-		info.lastSeq = ev.lastSeq
 	}
 	if ev.polled {
 		info.restarts.reset()
@@ -501,14 +637,14 @@ func (r *tableReader) checkTable(ctx context.Context) bool {
 		case faultCanceled:
 			return false
 		case faultNotFound:
-			r.health.terminal(StateOff, fmt.Sprintf("table %s was deleted", r.name))
+			r.health.stopped(StateOff, fmt.Sprintf("table %s was deleted", r.name))
 			return false
 		}
 		r.logf("table check: %v", err)
 		return true
 	}
 	if out.Table != nil && out.Table.TableStatus == ddbtypes.TableStatusDeleting {
-		r.health.terminal(StateOff, fmt.Sprintf("table %s was deleted", r.name))
+		r.health.stopped(StateOff, fmt.Sprintf("table %s was deleted", r.name))
 		return false
 	}
 	if out.Table != nil && aws.ToString(out.Table.LatestStreamArn) != r.arn {

@@ -99,9 +99,16 @@ func TestDeliverConvertsAndDedupes(t *testing.T) {
 }
 
 func TestOptionsDefaultsAndLimits(t *testing.T) {
-	o := Options{PollInterval: time.Millisecond, Limit: 5000}.withDefaults()
-	if o.PollInterval != minPollGap {
+	o := Options{PollInterval: time.Millisecond, Limit: 5000}.withEndpoint("http://127.0.0.1:8000")
+	if o.PollInterval != minPollGap || o.Etiquette != EtiquetteLocal {
 		t.Errorf("poll interval %v: more than 4 calls/s per shard", o.PollInterval)
+	}
+	for _, ep := range []string{"", "https://dynamodb.us-east-1.amazonaws.com", "https://streams.dynamodb.eu-west-1.amazonaws.com"} {
+		aws := Options{PollInterval: 250 * time.Millisecond}.withEndpoint(ep)
+		if aws.Etiquette != EtiquetteShared || aws.PollInterval < sharedPollGap || aws.IdlePollMax < sharedPollGap {
+			t.Errorf("endpoint %q: etiquette %d, poll %v, idle max %v: a shard shared with a consumer polling 4/s must not be read more than 0.8/s",
+				ep, aws.Etiquette, aws.PollInterval, aws.IdlePollMax)
+		}
 	}
 	if o.Limit != 1000 {
 		t.Errorf("limit %d, want 1000", o.Limit)

@@ -28,10 +28,15 @@ import (
 const DefaultInterval = time.Second / 30
 
 // DefaultMaxBacklog is how many undelivered records the Feed holds before it
-// drops the oldest. At ~1 KB a record this is ~100 MB in the worst case, far
-// more than any burst the demo or a real on-call session produces; it exists
-// so a UI that stopped reading cannot grow memory without bound.
+// drops the oldest: far more than any burst the demo or a real on-call
+// session produces; it exists so a UI that stopped reading cannot grow
+// memory without bound.
 const DefaultMaxBacklog = 100_000
+
+// DefaultMaxBacklogBytes bounds the same backlog by size: a record of the
+// largest item (400 KB, both images) weighs 800 KB, so a count alone would
+// allow 80 GB.
+const DefaultMaxBacklogBytes = 64 << 20
 
 // maxHealth bounds the pending health notices (they are tiny, but a flapping
 // connection must not grow them without bound either).
@@ -46,6 +51,9 @@ type Options struct {
 	Ticks <-chan time.Time
 	// MaxBacklog caps the undelivered records (DefaultMaxBacklog when 0).
 	MaxBacklog int
+	// MaxBacklogBytes caps their size (DefaultMaxBacklogBytes when 0); the
+	// newest record is always kept.
+	MaxBacklogBytes int64
 }
 
 // BatchMsg is what the program receives: every record and health change
@@ -73,6 +81,7 @@ type Feed struct {
 	ticks  <-chan time.Time
 	ticker *time.Ticker
 	max    int
+	maxB   int64
 
 	// notify has room for one signal: "something is pending". Senders
 	// never block on it; a full channel already says what they would.
@@ -80,6 +89,7 @@ type Feed struct {
 
 	mu      sync.Mutex
 	records []stream.Record
+	bytes   int64 // size of records
 	health  []stream.Health
 	dropped int // since the last batch
 	stats   Stats
@@ -93,9 +103,12 @@ func New(ctx context.Context, o Options) *Feed {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	f := &Feed{max: o.MaxBacklog, notify: make(chan struct{}, 1)}
+	f := &Feed{max: o.MaxBacklog, maxB: o.MaxBacklogBytes, notify: make(chan struct{}, 1)}
 	if f.max <= 0 {
 		f.max = DefaultMaxBacklog
+	}
+	if f.maxB <= 0 {
+		f.maxB = DefaultMaxBacklogBytes
 	}
 	f.ctx, f.cancel = context.WithCancel(ctx)
 	f.ticks = o.Ticks
@@ -125,23 +138,26 @@ func (f *Feed) Records(recs []stream.Record) {
 		f.mu.Unlock()
 		return
 	}
-	if len(recs) >= f.max {
-		// The batch alone overflows: keep its newest records.
-		drop := len(f.records) + len(recs) - f.max
-		f.dropped += drop
-		f.stats.Dropped += drop
-		f.records = append(f.records[:0], recs[len(recs)-f.max:]...)
-	} else {
-		if over := len(f.records) + len(recs) - f.max; over > 0 {
-			f.dropped += over
-			f.stats.Dropped += over
-			// Shift rather than reslice so the backing array does not creep
-			// forward and leak its head.
-			n := copy(f.records, f.records[over:])
-			clear(f.records[n:])
-			f.records = f.records[:n]
+	f.records = append(f.records, recs...)
+	for _, r := range recs {
+		f.bytes += int64(r.Size())
+	}
+	// Drop the oldest while over either bound, keeping the newest record.
+	over := 0
+	for b := f.bytes; over < len(f.records)-1 && (len(f.records)-over > f.max || b > f.maxB); over++ {
+		b -= int64(f.records[over].Size())
+	}
+	if over > 0 {
+		for _, r := range f.records[:over] {
+			f.bytes -= int64(r.Size())
 		}
-		f.records = append(f.records, recs...)
+		f.dropped += over
+		f.stats.Dropped += over
+		// Shift rather than reslice so the backing array does not creep
+		// forward and leak its head.
+		n := copy(f.records, f.records[over:])
+		clear(f.records[n:])
+		f.records = f.records[:n]
 	}
 	f.stats.Pending = len(f.records)
 	f.mu.Unlock()
@@ -221,7 +237,7 @@ func (f *Feed) take() (BatchMsg, bool) {
 	}
 	m := BatchMsg{Records: f.records, Health: f.health, Dropped: f.dropped}
 	// Fresh slices: the batch now belongs to the program.
-	f.records, f.health, f.dropped = nil, nil, 0
+	f.records, f.health, f.dropped, f.bytes = nil, nil, 0, 0
 	f.stats.Pending = 0
 	f.stats.Delivered += len(m.Records)
 	f.stats.Batches++
@@ -240,7 +256,7 @@ func (f *Feed) Stats() Stats {
 func (f *Feed) Close() {
 	f.mu.Lock()
 	f.closed = true
-	f.records, f.health = nil, nil
+	f.records, f.health, f.bytes = nil, nil, 0
 	f.mu.Unlock()
 	f.cancel()
 	if f.ticker != nil {

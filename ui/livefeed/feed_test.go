@@ -202,6 +202,35 @@ func TestOverflowDropsOldestAndCounts(t *testing.T) {
 	}
 }
 
+// The backlog is bounded by bytes too: records of big items (800 KB with
+// both images) are dropped oldest first once the pending ones pass the
+// byte cap, counted, and the newest is always kept.
+func TestOverflowByBytesDropsOldestAndCounts(t *testing.T) {
+	ticks := make(chan time.Time, 1)
+	f := New(context.Background(), Options{Ticks: ticks, MaxBacklogBytes: 8 << 20})
+	defer f.Close()
+	for i := 0; i < 100; i++ {
+		r := rec("k", i)
+		r.Bytes = 800_000
+		f.Records([]stream.Record{r})
+	}
+	ticks <- time.Time{}
+	m := f.Next()().(BatchMsg)
+	if len(m.Records) != 10 || m.Dropped != 90 {
+		t.Fatalf("got %d records, %d dropped; want the newest 10 (8 MB), 90 dropped", len(m.Records), m.Dropped)
+	}
+	if m.Records[9].Seq != fmt.Sprintf("%020d", 99) {
+		t.Fatalf("newest kept is %s, want 99", m.Records[9].Seq)
+	}
+	huge := rec("k", 500)
+	huge.Bytes = 9 << 20
+	f.Records([]stream.Record{huge})
+	ticks <- time.Time{}
+	if m = f.Next()().(BatchMsg); len(m.Records) != 1 || m.Dropped != 0 {
+		t.Fatalf("a record over the cap alone: got %d records, %d dropped; want it kept", len(m.Records), m.Dropped)
+	}
+}
+
 // Repeated identical health notices collapse; transitions are all kept.
 func TestHealthCollapsesRepeatsKeepsTransitions(t *testing.T) {
 	ticks := make(chan time.Time, 1)

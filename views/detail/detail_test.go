@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/ansi"
 
+	"opsdeck/data/secret"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 )
@@ -254,12 +255,20 @@ func TestScrollKeys(t *testing.T) {
 	}
 }
 
-func maskToken(path []string, v string) (string, bool) {
-	if path[len(path)-1] == "signingKey" || strings.HasPrefix(v, "tok_") {
+// tokenMask is a small masker: signingKey by name, any value starting
+// with tok_ by shape.
+type tokenMask struct{}
+
+func (tokenMask) Whole(path []string) bool { return path[len(path)-1] == "signingKey" }
+func (tokenMask) String(path []string, v string) (string, bool) {
+	if strings.HasPrefix(v, "tok_") {
 		return "••••••", true
 	}
 	return v, false
 }
+func (tokenMask) Binary([]string, []byte) bool { return false }
+
+var maskToken = tokenMask{}
 
 func TestMaskAndReveal(t *testing.T) {
 	item := map[string]types.AttributeValue{
@@ -395,4 +404,96 @@ func TestZeroValueModel(t *testing.T) {
 	m.SetItem(sampleItem())
 	m, _ = m.Update(press("j"), keymap.Default())
 	checkFrame(t, m.View(), 20, 3)
+}
+
+// TestSecretsOfEveryTypeMaskedInViewAndCopy: the console's masker hides a
+// signingKey of any type (list, map, set, number, binary), a connectUrl
+// stored as a map, and a token in an opaque URL, in the tree and in what c
+// copies (the binary one as base64); s shows them for this item.
+func TestSecretsOfEveryTypeMaskedInViewAndCopy(t *testing.T) {
+	item := map[string]types.AttributeValue{
+		"sessionId":  s("sess_1"),
+		"signingKey": &types.AttributeValueMemberL{Value: []types.AttributeValue{s("KEYLIST-0123456789")}},
+		"meta": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+			"signingKey": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"v": s("KEYMAP-0123456789")}},
+			"apiKey":     &types.AttributeValueMemberSS{Value: []string{"KEYSET-0123456789"}},
+			"token":      n("98765432109876543210"),
+			"privateKey": &types.AttributeValueMemberB{Value: []byte("KEYBIN-0123456789")},
+		}},
+		"connectUrl": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"url": s("wss://h:9223/cdp?signingKey=KEYURL-0123456789")}},
+		"note":       s("use wss:h:9223/cdp?token=KEYOPAQUE-0123456789 to attach"),
+	}
+	secrets := []string{"KEYLIST", "KEYMAP", "KEYSET", "98765432109876543210", "KEYBIN", "S0VZQklO", "KEYURL", "KEYOPAQUE"}
+	m := New(item, Options{Theme: themes.Dark(), Mask: secret.Default})
+	m.SetSize(100, 40)
+	view := ansi.Strip(m.View())
+	js, masked, err := m.CopyText()
+	if err != nil || !masked {
+		t.Fatalf("copy: masked %v, %v", masked, err)
+	}
+	for _, sec := range secrets {
+		if strings.Contains(view, sec) {
+			t.Errorf("view shows %s:\n%s", sec, view)
+		}
+		if strings.Contains(js, sec) {
+			t.Errorf("copy holds %s:\n%s", sec, js)
+		}
+	}
+	for _, kept := range []string{"sess_1", "wss://h:9223/cdp?signingKey=••••••", "to attach"} {
+		if !strings.Contains(view, kept) {
+			t.Errorf("view lost %q:\n%s", kept, view)
+		}
+	}
+	if !regexp.MustCompile(`signingKey +L +••••••`).MatchString(view) {
+		t.Errorf("a masked list should keep its type:\n%s", view)
+	}
+	m, _ = m.Update(press("s"), keymap.Default())
+	view = ansi.Strip(m.View())
+	for _, sec := range []string{"KEYLIST-0123456789", "KEYMAP-0123456789", "KEYURL-0123456789"} {
+		if !strings.Contains(view, sec) {
+			t.Errorf("s did not reveal %s:\n%s", sec, view)
+		}
+	}
+}
+
+// The title quotes the item's id: a token in it is masked like the values
+// until s reveals the item.
+func TestTitleIsMaskedUntilRevealed(t *testing.T) {
+	item := map[string]types.AttributeValue{"sessionId": s("wss://h.example/cdp?token=tok_Q7xV9kP2mW4rT8bN3cY6")}
+	m := New(item, Options{Title: "sessions · wss://h.example/cdp?token=tok_Q7xV9kP2mW4rT8bN3cY6", Theme: themes.Dark(), Mask: secret.Default})
+	m.SetSize(100, 6)
+	if title := plainLines(m)[0]; strings.Contains(title, "tok_Q7x") || !strings.Contains(title, "token=••••••") {
+		t.Fatalf("masked title: %q", title)
+	}
+	m, _ = m.Update(press("s"), keymap.Default())
+	if title := plainLines(m)[0]; !strings.Contains(title, "tok_Q7xV9kP2mW4rT8bN3cY6") {
+		t.Fatalf("revealed title: %q", title)
+	}
+}
+
+// A problem note quotes the value it is about: masked with it until s.
+func TestProblemNotesAreMaskedUntilRevealed(t *testing.T) {
+	item := map[string]types.AttributeValue{
+		"retryCount":  s("https://h.example/x?token=tok_Q7xV9kP2mW4rT8bN"),
+		"signingKey":  &types.AttributeValueMemberN{Value: "31415926535897932384626"},
+		"sessionName": s("plain"),
+	}
+	m := New(item, Options{Theme: themes.Dark(), Mask: secret.Default, Problems: map[string]string{
+		"retryCount": `retryCount: want N, got S (not a number: "https://h.example/x?token=tok_Q7xV9kP2mW4rT8bN")`,
+		"signingKey": `signingKey: want S, got N (not a string: "31415926535897932384626")`,
+	}})
+	m.SetSize(140, 12)
+	text := ansi.Strip(m.View())
+	for _, leak := range []string{"tok_Q7x", "31415926535897932384626"} {
+		if strings.Contains(text, leak) {
+			t.Fatalf("%q shown before reveal:\n%s", leak, text)
+		}
+	}
+	if !strings.Contains(text, "not a number") {
+		t.Fatalf("the note lost its reason:\n%s", text)
+	}
+	m, _ = m.Update(press("s"), keymap.Default())
+	if text := ansi.Strip(m.View()); !strings.Contains(text, "tok_Q7xV9kP2mW4rT8bN") {
+		t.Fatalf("revealed notes:\n%s", text)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"opsdeck/data/secret"
 	"opsdeck/views/inert"
 )
 
@@ -31,11 +32,11 @@ func JSON(item map[string]types.AttributeValue) (string, error) {
 
 // JSONMasked is JSON with secrets replaced by mask (nil mask = JSON). The
 // detail view copies this unless secrets are revealed.
-func JSONMasked(item map[string]types.AttributeValue, mask MaskFunc) (string, error) {
+func JSONMasked(item map[string]types.AttributeValue, mask Masker) (string, error) {
 	return maskedJSON(item, mask)
 }
 
-func maskedJSON(item map[string]types.AttributeValue, mask MaskFunc) (string, error) {
+func maskedJSON(item map[string]types.AttributeValue, mask Masker) (string, error) {
 	v, err := plainMap(item, nil, mask, 0)
 	if err != nil {
 		return "", err
@@ -54,7 +55,7 @@ func maskedJSON(item map[string]types.AttributeValue, mask MaskFunc) (string, er
 // not from DynamoDB and is refused rather than risking the stack.
 const maxDepth = 64
 
-func plainMap(m map[string]types.AttributeValue, path []string, mask MaskFunc, depth int) (map[string]any, error) {
+func plainMap(m map[string]types.AttributeValue, path []string, mask Masker, depth int) (map[string]any, error) {
 	out := make(map[string]any, len(m))
 	for k, av := range m {
 		v, err := plain(av, append(path[:len(path):len(path)], k), mask, depth+1)
@@ -66,14 +67,17 @@ func plainMap(m map[string]types.AttributeValue, path []string, mask MaskFunc, d
 	return out, nil
 }
 
-func plain(av types.AttributeValue, path []string, mask MaskFunc, depth int) (any, error) {
+func plain(av types.AttributeValue, path []string, mask Masker, depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("item nested deeper than %d levels at %q", maxDepth, pathString(path))
+	}
+	if mask != nil && mask.Whole(path) && carries(av) {
+		return secret.Mask, nil // a credential whatever its type
 	}
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
 		if mask != nil {
-			if masked, secret := mask(path, v.Value); secret {
+			if masked, isSecret := mask.String(path, v.Value); isSecret {
 				return masked, nil
 			}
 		}
@@ -85,6 +89,9 @@ func plain(av types.AttributeValue, path []string, mask MaskFunc, depth int) (an
 	case *types.AttributeValueMemberNULL:
 		return nil, nil
 	case *types.AttributeValueMemberB:
+		if mask != nil && mask.Binary(path, v.Value) {
+			return secret.Mask, nil
+		}
 		return inert.Bytes(v.Value), nil
 	case *types.AttributeValueMemberM:
 		return plainMap(v.Value, path, mask, depth)
@@ -103,7 +110,7 @@ func plain(av types.AttributeValue, path []string, mask MaskFunc, depth int) (an
 		for i, s := range v.Value {
 			out[i] = s
 			if mask != nil {
-				if masked, secret := mask(path, s); secret {
+				if masked, isSecret := mask.String(path, s); isSecret {
 					out[i] = masked
 				}
 			}
@@ -119,6 +126,9 @@ func plain(av types.AttributeValue, path []string, mask MaskFunc, depth int) (an
 		out := make([]string, len(v.Value))
 		for i, b := range v.Value {
 			out[i] = inert.Bytes(b)
+			if mask != nil && mask.Binary(path, b) {
+				out[i] = secret.Mask
+			}
 		}
 		return out, nil
 	case nil:
@@ -140,7 +150,10 @@ func number(s string) any {
 type CopiedMsg struct {
 	Bytes  int
 	Masked bool // secrets were masked in the copied text
-	Err    error
+	// RevealHint says how to reveal the masked secrets where the copy
+	// was made ("" : s in the detail view).
+	RevealHint string
+	Err        error
 }
 
 // CopyCmd copies text to the system clipboard with OSC 52 (through

@@ -27,8 +27,8 @@ import (
 type Options struct {
 	Title string // raw; sanitised when drawn
 	Theme themes.Theme
-	// Mask returns the masked form of a secret string value.
-	Mask MaskFunc
+	// Mask decides what is secret (data/secret.Default); nil masks nothing.
+	Mask Masker
 	// Reveal shows secrets unmasked (per item: a new item starts masked
 	// unless the owner says otherwise).
 	Reveal bool
@@ -219,6 +219,12 @@ func (m Model) titleLine() string {
 	if posW >= m.width {
 		pos, posW = "", 0
 	}
-	title := inert.Pad(m.opts.Title, m.width-posW)
+	t := m.opts.Title
+	if m.opts.Mask != nil && !m.opts.Reveal {
+		// The title quotes the item's id, which a tenant chose and which
+		// can carry a token like any value.
+		t, _ = m.opts.Mask.String(nil, t)
+	}
+	title := inert.Pad(t, m.width-posW)
 	return th.Title.Render(title) + th.Muted.Render(pos)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"opsdeck/data/secret"
 	"opsdeck/views/inert"
 )
 
@@ -31,10 +32,9 @@ const (
 	kindNote
 )
 
-// MaskFunc decides whether a string value is a secret and how to show it
-// masked. path is the attribute path: top-level name, then map keys and
-// "[i]" for list indexes.
-type MaskFunc func(path []string, value string) (masked string, isSecret bool)
+// A Masker decides what of a value is secret (data/secret.Default in the
+// console): a whole value of any type, parts of a string, a binary value.
+type Masker = secret.Masker
 
 // flatten walks the item into nodes: attributes in opts.First order, then the
 // rest sorted by name.
@@ -63,7 +63,7 @@ func flatten(item map[string]types.AttributeValue, o Options) []node {
 		out = walk(out, k, item[k], []string{k}, 0, o)
 		if note, ok := o.Problems[k]; ok {
 			out[at].flag = true
-			out = append(out, node{depth: 1, value: note, kind: kindProblem})
+			out = append(out, node{depth: 1, value: problemNote(k, item[k], note, o), kind: kindProblem})
 		}
 	}
 	// Problems about attributes the item does not have at all ("missing").
@@ -81,23 +81,53 @@ func flatten(item map[string]types.AttributeValue, o Options) []node {
 	return out
 }
 
+// problemNote is a decode problem's note as shown. Notes quote the value
+// they are about ("not a number: \"…\""), so until the item is revealed
+// they are masked like it: by shape, and whole when the attribute is a
+// credential that carries a value.
+func problemNote(attr string, av types.AttributeValue, note string, o Options) string {
+	if o.Mask == nil || o.Reveal {
+		return note
+	}
+	if o.Mask.Whole([]string{attr}) && carries(av) {
+		return attr + ": " + secret.Mask + " (a problem with this credential's value; s reveals it)"
+	}
+	note, _ = o.Mask.String(nil, note)
+	return note
+}
+
 func walk(out []node, name string, av types.AttributeValue, path []string, depth int, o Options) []node {
 	if depth > maxDepth {
 		return append(out, node{depth: depth, name: name, value: "(nested too deep to show)", kind: kindNote})
 	}
 	child := func(p string) []string { return append(path[:len(path):len(path)], p) }
+	if o.Mask != nil && o.Mask.Whole(path) && carries(av) {
+		// A credential whatever its type: a signing key stored as a list
+		// is shown as masked as one stored as a string.
+		if !o.Reveal {
+			return append(out, node{depth: depth, name: name, typ: typeOf(av), value: secret.Mask, secret: true})
+		}
+		o.Mask = revealAll{} // walk it as it is, every leaf marked secret
+	}
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
 		n := node{depth: depth, name: name, typ: "S", value: v.Value}
 		n.value, n.secret = masked(path, v.Value, o)
 		return append(out, n)
 	case *types.AttributeValueMemberN:
-		return append(out, node{depth: depth, name: name, typ: "N", value: v.Value})
+		_, whole := o.Mask.(revealAll)
+		return append(out, node{depth: depth, name: name, typ: "N", value: v.Value, secret: whole})
 	case *types.AttributeValueMemberBOOL:
 		return append(out, node{depth: depth, name: name, typ: "BOOL", value: strconv.FormatBool(v.Value)})
 	case *types.AttributeValueMemberNULL:
 		return append(out, node{depth: depth, name: name, typ: "NULL", value: "null"})
 	case *types.AttributeValueMemberB:
+		if o.Mask != nil && o.Mask.Binary(path, v.Value) {
+			if !o.Reveal {
+				return append(out, node{depth: depth, name: name, typ: "B", value: secret.Mask, secret: true})
+			}
+			return append(out, node{depth: depth, name: name, typ: "B", value: inert.Bytes(v.Value) + " (" + count(len(v.Value), "byte", "bytes") + ")", secret: true})
+		}
 		return append(out, node{depth: depth, name: name, typ: "B", value: inert.Bytes(v.Value) + " (" + count(len(v.Value), "byte", "bytes") + ")"})
 	case *types.AttributeValueMemberM:
 		out = append(out, node{depth: depth, name: name, typ: "M", value: count(len(v.Value), "key", "keys")})
@@ -134,7 +164,14 @@ func walk(out []node, name string, av types.AttributeValue, path []string, depth
 	case *types.AttributeValueMemberBS:
 		out = append(out, node{depth: depth, name: name, typ: "BS", value: count(len(v.Value), "member", "members")})
 		for _, b := range v.Value {
-			out = append(out, node{depth: depth + 1, name: "•", typ: "B", value: inert.Bytes(b) + " (" + count(len(b), "byte", "bytes") + ")"})
+			n := node{depth: depth + 1, name: "•", typ: "B", value: inert.Bytes(b) + " (" + count(len(b), "byte", "bytes") + ")"}
+			if o.Mask != nil && o.Mask.Binary(path, b) {
+				n.secret = true
+				if !o.Reveal {
+					n.value = secret.Mask
+				}
+			}
+			out = append(out, n)
 		}
 		return out
 	case nil:
@@ -147,7 +184,7 @@ func masked(path []string, v string, o Options) (string, bool) {
 	if o.Mask == nil {
 		return v, false
 	}
-	m, secret := o.Mask(path, v)
+	m, secret := o.Mask.String(path, v)
 	if !secret {
 		return v, false
 	}
@@ -156,6 +193,48 @@ func masked(path []string, v string, o Options) (string, bool) {
 	}
 	return m, true
 }
+
+// carries reports whether a value can hold a secret at all: a flag or a
+// null cannot, and stays readable under a secret name.
+func carries(av types.AttributeValue) bool {
+	switch av.(type) {
+	case nil, *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
+		return false
+	}
+	return true
+}
+
+// typeOf is the DynamoDB type name shown beside a value.
+func typeOf(av types.AttributeValue) string {
+	switch av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberM:
+		return "M"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	}
+	return "?"
+}
+
+// revealAll marks every leaf of a revealed whole secret as secret (for its
+// styling) and masks nothing: the masker used below a secret name once the
+// operator pressed s.
+type revealAll struct{}
+
+func (revealAll) Whole([]string) bool                        { return false }
+func (revealAll) String(_ []string, s string) (string, bool) { return s, true }
+func (revealAll) Binary([]string, []byte) bool               { return true }
 
 func count(n int, one, many string) string {
 	if n == 1 {

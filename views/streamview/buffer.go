@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"opsdeck/data"
 	"opsdeck/data/stream"
 )
 
@@ -16,6 +17,7 @@ type entry struct {
 	// that fits is then a plain append, with no grapheme scan per frame.
 	widths [numCols]int
 	hay    string // lower-cased cells for the filter
+	size   int    // approximate bytes held for this record (see entrySize)
 
 	// line caches the drawn (unselected) row for layout generation gen, so
 	// a frame re-renders only rows it has not drawn at this width before.
@@ -24,38 +26,58 @@ type entry struct {
 	gen   uint64
 }
 
-// buffer is a ring of the newest cap records, addressed by arrival number:
-// the records held are exactly seqs [first, next), and seq lives in slot
-// seq % cap. Dropping the oldest is O(1).
+// buffer is a ring of the newest records, addressed by arrival number: the
+// records held are exactly seqs [first, next), and seq lives in slot
+// seq % cap. It holds at most cap records and at most maxBytes of them (one
+// record can weigh 800 KB, so a count alone does not bound memory), but
+// always the newest one. Dropping the oldest is O(1).
 type buffer struct {
-	slots   []entry
-	first   uint64
-	next    uint64
-	dropped uint64 // records pushed out since the start
+	slots    []entry
+	first    uint64
+	next     uint64
+	dropped  uint64 // records pushed out since the start
+	bytes    int64  // size of the records held
+	maxBytes int64
+	perTable map[data.TableID]int // records held, by table
 }
 
-func newBuffer(capacity int) *buffer {
+func newBuffer(capacity int, maxBytes int64) *buffer {
 	if capacity < 1 {
 		capacity = 1
 	}
-	return &buffer{slots: make([]entry, capacity)}
+	if maxBytes < 1 {
+		maxBytes = 1
+	}
+	return &buffer{slots: make([]entry, capacity), maxBytes: maxBytes, perTable: map[data.TableID]int{}}
 }
 
 func (b *buffer) len() int { return int(b.next - b.first) }
 
-// push stores e (assigning its seq) and reports whether the oldest record
-// was dropped to make room.
-func (b *buffer) push(e entry) (evicted bool) {
-	if b.len() == len(b.slots) {
-		b.slots[b.first%uint64(len(b.slots))] = entry{} // let the images go
-		b.first++
-		b.dropped++
-		evicted = true
+// push stores e (assigning its seq) and reports how many of the oldest
+// records were dropped to make room.
+func (b *buffer) push(e entry) (evicted int) {
+	for b.len() > 0 && (b.len() == len(b.slots) || b.bytes+int64(e.size) > b.maxBytes) {
+		b.evict()
+		evicted++
 	}
 	e.seq = b.next
 	b.slots[b.next%uint64(len(b.slots))] = e
 	b.next++
+	b.bytes += int64(e.size)
+	b.perTable[e.rec.Table]++
 	return evicted
+}
+
+// evict drops the oldest record.
+func (b *buffer) evict() {
+	old := &b.slots[b.first%uint64(len(b.slots))]
+	b.bytes -= int64(old.size)
+	if b.perTable[old.rec.Table]--; b.perTable[old.rec.Table] <= 0 {
+		delete(b.perTable, old.rec.Table)
+	}
+	*old = entry{} // let the images go
+	b.first++
+	b.dropped++
 }
 
 // get returns the entry with arrival number seq; ok is false once it has
@@ -107,4 +129,14 @@ func (v *view) reset() { v.seqs, v.start = v.seqs[:0], 0 }
 // lower-cased, separated by a character no query can span.
 func haystack(cols [numCols]string) string {
 	return strings.ToLower(strings.Join(cols[:], "\x00"))
+}
+
+// entrySize is what an entry keeps in memory: the record (its images) and
+// the cached cell and filter text.
+func entrySize(e *entry) int {
+	n := e.rec.Size() + len(e.hay)
+	for _, c := range e.cols {
+		n += len(c)
+	}
+	return n
 }

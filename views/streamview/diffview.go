@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"opsdeck/data"
+	"opsdeck/data/secret"
 	"opsdeck/data/stream"
 	"opsdeck/themes"
 	"opsdeck/views/inert"
@@ -86,7 +87,7 @@ func (m *Model) openDiff() {
 func newDiffView(r stream.Record, loc *time.Location, mask MaskFunc) *diffView {
 	d := &diffView{rec: r, mask: mask}
 	d.title = strings.Join([]string{
-		tableLabel(r), eventLabel(r), keyText(r), timeText(r.ApproxTime, loc),
+		tableLabel(r), eventLabel(r), maskedKeyText(r, mask), timeText(r.ApproxTime, loc),
 	}, " · ")
 	d.build()
 	return d
@@ -174,6 +175,16 @@ func (d *diffView) flatten(name string, path []string, ov, nv types.AttributeVal
 			}
 		}
 	}
+	mask := d.mask
+	if d.revealed {
+		mask = nil
+	}
+	if wholeSecret(ov, path, mask) || wholeSecret(nv, path, mask) {
+		// A credential of any type is one masked leaf, never expanded
+		// into its elements.
+		d.rows = append(d.rows, diffRow{depth: depth, name: name, mark: mark, old: leafText(ov, path, mask), new: leafText(nv, path, mask)})
+		return
+	}
 	om, oIsM := ov.(*types.AttributeValueMemberM)
 	nm, nIsM := nv.(*types.AttributeValueMemberM)
 	ol, oIsL := ov.(*types.AttributeValueMemberL)
@@ -216,10 +227,6 @@ func (d *diffView) flatten(name string, path []string, ov, nv types.AttributeVal
 		}
 		return
 	}
-	mask := d.mask
-	if d.revealed {
-		mask = nil
-	}
 	o, n := leafText(ov, path, mask), leafText(nv, path, mask)
 	if ov != nil && nv != nil && data.TypeName(ov) != data.TypeName(nv) {
 		o += " (" + data.TypeName(ov) + ")"
@@ -245,8 +252,14 @@ func leafText(v types.AttributeValue, path []string, mask MaskFunc) string {
 	case nil:
 		return ""
 	case *types.AttributeValueMemberS:
+		if wholeSecret(v, path, mask) {
+			return secret.Mask
+		}
 		return clipText(masked(x.Value, path, mask), leafClip)
 	case *types.AttributeValueMemberB:
+		if wholeSecret(v, path, mask) || mask != nil && mask.Binary(path, x.Value) {
+			return secret.Mask
+		}
 		return clipText(inert.Bytes(x.Value), leafClip)
 	}
 	return maskedText(v, leafClip, path, mask)

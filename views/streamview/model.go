@@ -28,17 +28,26 @@ import (
 // oldest.
 const DefaultBuffer = 10_000
 
+// DefaultBufferBytes is how much memory the kept records may take before
+// the oldest are dropped: 10,000 records of a few KB fit, and 80 records of
+// the largest items DynamoDB allows (400 KB, both images) do too.
+const DefaultBufferBytes = 64 << 20
+
 // Options configure a Model.
 type Options struct {
 	Theme themes.Theme
 	Keys  keymap.Map
 	// Buffer is the number of records kept (DefaultBuffer when 0).
 	Buffer int
+	// BufferBytes bounds the memory of the records kept
+	// (DefaultBufferBytes when 0); the oldest go first, the newest record
+	// is always kept.
+	BufferBytes int64
 	// Location is the time zone of the time column (time.Local when nil).
 	// Tests fix it so golden files do not depend on the machine.
 	Location *time.Location
 	// Mask hides secrets in summaries and in the comparison (pass
-	// views.MaskSecret). Nil shows every value as stored.
+	// secret.Default). Nil shows every value as stored.
 	Mask MaskFunc
 }
 
@@ -92,6 +101,10 @@ func New(o Options) *Model {
 	if n <= 0 {
 		n = DefaultBuffer
 	}
+	nb := o.BufferBytes
+	if nb <= 0 {
+		nb = DefaultBufferBytes
+	}
 	loc := o.Location
 	if loc == nil {
 		loc = time.Local
@@ -106,7 +119,7 @@ func New(o Options) *Model {
 		keys:   keys,
 		loc:    loc,
 		mask:   o.Mask,
-		buf:    newBuffer(n),
+		buf:    newBuffer(n, nb),
 		follow: true,
 		health: map[data.TableID]stream.Health{},
 	}
@@ -121,6 +134,7 @@ func (m *Model) Append(recs []stream.Record) {
 		for c, s := range e.cols {
 			e.widths[c] = inert.Width(s)
 		}
+		e.size = entrySize(&e)
 		m.buf.push(e)
 		seq := m.buf.next - 1
 		if m.matches(&m.buf.slots[seq%uint64(len(m.buf.slots))]) {
@@ -140,11 +154,23 @@ func (m *Model) NoteDropped(n int) {
 }
 
 // Dropped is how many records the operator cannot see any more: pushed out
-// of the bounded buffer, plus lost upstream.
+// of the bounded buffer (by count or by bytes), plus lost upstream.
 func (m *Model) Dropped() int { return int(m.buf.dropped) + m.upstreamDropped }
 
 // Len is the number of records held.
 func (m *Model) Len() int { return m.buf.len() }
+
+// Bytes is the approximate memory the records held take.
+func (m *Model) Bytes() int64 { return m.buf.bytes }
+
+// Count is the number of records held in the current narrowing: every
+// record, or those of the table `:stream <table>` chose.
+func (m *Model) Count() int {
+	if m.table == "" {
+		return m.buf.len()
+	}
+	return m.buf.perTable[m.table]
+}
 
 // SetTable narrows the pane to one table (`:stream sessions`); "" shows
 // every table again.
@@ -246,7 +272,7 @@ func (m *Model) Title() string {
 
 // Help lists the pane's own bindings.
 func (m *Model) Help() []key.Binding {
-	return []key.Binding{m.keys.Pause, m.keys.Filter, m.keys.Enter, m.keys.Reveal, m.keys.Back, m.keys.Top, m.keys.Bottom}
+	return []key.Binding{m.keys.Pause, m.keys.Filter, m.keys.Enter, m.keys.Reveal, m.keys.Copy, m.keys.Back, m.keys.Top, m.keys.Bottom}
 }
 
 // Back handles esc: it closes the comparison, else the filter prompt, else
@@ -404,12 +430,16 @@ func (m *Model) moveTo(i int) {
 	m.settle()
 }
 
-// Update handles a key while the pane has focus. Other messages are
-// ignored: records and health arrive through Append and SetHealth.
+// Update handles a key while the pane has focus (c copies the selected
+// record, see copySelected). Other messages are ignored: records and
+// health arrive through Append and SetHealth.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
+	}
+	if m.mode != modeFilter && key.Matches(k, m.keys.Copy) {
+		return m.copySelected()
 	}
 	switch m.mode {
 	case modeFilter:

@@ -68,7 +68,11 @@ func tableLabel(r stream.Record) string {
 }
 
 // keyText renders the primary key values, partition key first.
-func keyText(r stream.Record) string {
+func keyText(r stream.Record) string { return maskedKeyText(r, nil) }
+
+// maskedKeyText is keyText with credentials masked: a key is data a tenant
+// chose, and can carry a token like any other value.
+func maskedKeyText(r stream.Record, mask MaskFunc) string {
 	keys := r.Keys
 	if len(keys) == 0 {
 		// Some images carry the key even when Keys is empty.
@@ -83,7 +87,7 @@ func keyText(r stream.Record) string {
 	parts := make([]string, 0, len(names))
 	for _, n := range names {
 		if v, ok := keys[n]; ok {
-			parts = append(parts, valueText(v, keyClip))
+			parts = append(parts, maskedText(v, keyClip, []string{n}, mask))
 		}
 	}
 	if len(parts) == 0 {
@@ -200,7 +204,7 @@ func rowCells(r stream.Record, loc *time.Location, mask MaskFunc) [numCols]strin
 	return [numCols]string{
 		colTable:   inert.String(clipText(tableLabel(r), keyClip)),
 		colEvent:   inert.String(clipText(eventLabel(r), keyClip)),
-		colKey:     inert.String(keyText(r)),
+		colKey:     inert.String(maskedKeyText(r, mask)),
 		colTime:    timeText(r.ApproxTime, loc),
 		colSummary: inert.String(summaryText(r, mask)),
 	}

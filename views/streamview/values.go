@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"opsdeck/data/secret"
 	"opsdeck/views/inert"
 )
 
@@ -20,10 +21,9 @@ func valueText(v types.AttributeValue, max int) string {
 	return maskedText(v, max, nil, nil)
 }
 
-// MaskFunc decides whether a string value is a secret and what to show
-// instead, by its attribute path (map keys, "[i]" for list elements) — the
-// same contract as the detail view's mask, so views.MaskSecret fits both.
-type MaskFunc = func(path []string, value string) (masked string, isSecret bool)
+// MaskFunc decides what of a value is secret: data/secret.Default in the
+// console (the one masker of the detail view, the copy and the audit log).
+type MaskFunc = secret.Masker
 
 // maskedText is valueText with secrets replaced by mask (nil: none). path
 // names the value (its attribute name, then nested keys).
@@ -41,12 +41,29 @@ func masked(s string, path []string, mask MaskFunc) string {
 	if mask == nil {
 		return s
 	}
-	out, _ := mask(path, s)
+	out, _ := mask.String(path, s)
 	return out
+}
+
+// wholeSecret reports whether v, at path, is a credential as a whole (any
+// type but a flag or null): it is written as the mask, not walked.
+func wholeSecret(v types.AttributeValue, path []string, mask MaskFunc) bool {
+	if mask == nil || !mask.Whole(path) {
+		return false
+	}
+	switch v.(type) {
+	case nil, *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
+		return false
+	}
+	return true
 }
 
 func writeValue(b *strings.Builder, v types.AttributeValue, max int, path []string, mask MaskFunc) {
 	if b.Len() > max {
+		return
+	}
+	if wholeSecret(v, path, mask) {
+		b.WriteString(secret.Mask)
 		return
 	}
 	switch x := v.(type) {
@@ -57,6 +74,10 @@ func writeValue(b *strings.Builder, v types.AttributeValue, max int, path []stri
 	case *types.AttributeValueMemberN:
 		b.WriteString(clipText(x.Value, max))
 	case *types.AttributeValueMemberB:
+		if mask != nil && mask.Binary(path, x.Value) {
+			b.WriteString(secret.Mask)
+			return
+		}
 		b.WriteString(inert.HexPreview(x.Value, 8))
 	case *types.AttributeValueMemberBOOL:
 		b.WriteString(strconv.FormatBool(x.Value))
@@ -100,6 +121,9 @@ func writeValue(b *strings.Builder, v types.AttributeValue, max int, path []stri
 		parts := make([]string, len(x.Value))
 		for i, e := range x.Value {
 			parts[i] = inert.HexPreview(e, 8)
+			if mask != nil && mask.Binary(path, e) {
+				parts[i] = secret.Mask
+			}
 		}
 		writeSet(b, parts, max)
 	default:

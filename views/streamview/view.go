@@ -104,7 +104,7 @@ func (m *Model) View() string {
 		switch {
 		case m.filter != "" && m.buf.len() > 0:
 			msg = "no record matches the filter (esc clears it)"
-		case m.table != "" && m.buf.len() > 0:
+		case m.table != "" && m.Count() == 0 && m.buf.len() > 0:
 			msg = "no record from " + string(m.table) + " yet"
 		}
 		lines = append(lines, m.padStyled("  "+msg, m.theme.Muted))
@@ -144,7 +144,7 @@ func (m *Model) infoLine() string {
 	if m.table != "" {
 		parts[0] = string(m.table)
 	}
-	parts = append(parts, plural(m.buf.len(), "record"))
+	parts = append(parts, plural(m.Count(), "record"))
 	if d := m.Dropped(); d > 0 {
 		parts = append(parts, count(d)+" dropped")
 	}

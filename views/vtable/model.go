@@ -331,8 +331,10 @@ func (m *Model) SetFilter(q string) {
 	sel := m.SelectedID()
 	old := m.filter
 	m.filter = q
-	lq := strings.ToLower(q)
-	if old != "" && strings.HasPrefix(lq, strings.ToLower(old)) {
+	// Both sides as shown: the haystack is the sanitised cells, so a
+	// pasted raw U+202E and a typed "\u202e" find the same rows.
+	lq := needleOf(q)
+	if old != "" && strings.HasPrefix(lq, needleOf(old)) {
 		// Narrowing (typing one more letter): only the current view can match.
 		kept := m.view[:0]
 		for _, e := range m.view {
@@ -568,8 +570,12 @@ func (m *Model) matches(e *entry) bool {
 	if m.filter == "" {
 		return true
 	}
-	return strings.Contains(m.hay(e), strings.ToLower(m.filter))
+	return strings.Contains(m.hay(e), needleOf(m.filter))
 }
+
+// needleOf is the filter text as the haystack holds text: sanitised and
+// lower-cased.
+func needleOf(q string) string { return strings.ToLower(inert.String(q)) }
 
 func (m *Model) computeKeys(es []*entry) {
 	col, _ := m.orderCol()

@@ -63,7 +63,8 @@ func TestRootModelGetsGroundTruthUnderFaults(t *testing.T) {
 		Feed:         feed,
 		StreamBuffer: 100_000, // keep every record: the test counts them in the pane
 	}))
-	tl := stream.New(readConn, tables, stream.Options{Tables: ids, MaxBackoff: 400 * time.Millisecond, Limit: 7})
+	tl := stream.New(readConn, tables, stream.Options{Tables: ids, MaxBackoff: 400 * time.Millisecond, Limit: 7,
+		ThrottleBackoff: 50 * time.Millisecond, ThrottleBackoffMax: 400 * time.Millisecond})
 	tailed := make(chan struct{})
 	go func() { defer close(tailed); _ = tl.Run(ctx, feed) }()
 	defer func() { cancel(); feed.Close(); <-tailed }()

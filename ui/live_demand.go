@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+	"opsdeck/views"
+)
+
+// The live tail reads at full rate only the tables something on screen
+// needs, and the others slowly (stream.Tailer.SetDemand). This file is the
+// UI's whole side of that: after every update the root works out the
+// wanted tables and, when they changed, tells the reader through
+// Options.Demand.
+
+// wantedTables is what the screen needs live now: the shown pane's table;
+// the table the Stream pane is narrowed to (`:stream sessions`), shown or
+// not; and every table while the Stream pane is shown unnarrowed.
+func (m Model) wantedTables() map[data.TableID]bool {
+	want := map[data.TableID]bool{}
+	if t := m.stream.Live().Table(); t != "" {
+		want[t] = true
+	}
+	p := m.panes[m.active]
+	if p.ID() == views.PaneStream {
+		if m.stream.Live().Table() == "" {
+			for _, s := range data.Schemas() {
+				want[s.ID] = true
+			}
+		}
+		return want
+	}
+	if st, ok := p.(interface{ ShownTable() data.TableID }); ok {
+		if t := st.ShownTable(); t != "" {
+			want[t] = true
+		}
+	}
+	return want
+}
+
+// demandCmd tells the reader the wanted tables when they changed since it
+// was last told (nil otherwise, and without a demand hook).
+func (m *Model) demandCmd() tea.Cmd {
+	if m.live.demand == nil {
+		return nil
+	}
+	want := m.wantedTables()
+	var ids []data.TableID
+	var key []string
+	for _, s := range data.Schemas() {
+		if want[s.ID] {
+			ids = append(ids, s.ID)
+			key = append(key, string(s.ID))
+		}
+	}
+	k := strings.Join(key, " ")
+	if m.live.wanted != nil && k == m.live.demandSent {
+		return nil
+	}
+	m.live.demandSent, m.live.wanted = k, want
+	f := m.live.demand
+	return func() tea.Msg {
+		f(ids)
+		return nil
+	}
+}
