@@ -20,7 +20,9 @@ import (
 const cols, rows = 160, 48
 
 // build compiles opsdeck and the bare program once per test process, plain
-// (no -race, whatever the test binary was built with).
+// (no -race, whatever the test binary was built with). OPSDECK_BENCH_OPSDECK
+// names another opsdeck binary to run instead (a baseline build of an
+// older commit); the bare program is always this tree's.
 var built struct {
 	once       sync.Once
 	dir        string
@@ -50,6 +52,10 @@ func binaries(tb testing.TB) (opsdeck, bare string) {
 			}
 		}
 		built.opsdeck, built.bare = filepath.Join(dir, "opsdeck"), filepath.Join(dir, "bare")
+		if other := os.Getenv("OPSDECK_BENCH_OPSDECK"); other != "" {
+			// Another build to measure (an older commit, for a baseline).
+			built.opsdeck = other
+		}
 	})
 	if built.err != nil {
 		tb.Fatal(built.err)
@@ -271,7 +277,14 @@ func (c *console) stop() {
 		}
 		c.ptm.Close()
 		<-c.done
-		c.tb.Errorf("opsdeck did not exit within 10 s of SIGTERM; its last output:\n%s", c.rawTail())
+		msg := fmt.Sprintf("opsdeck did not exit within 10 s of SIGTERM; its last output:\n%s", c.rawTail())
+		if _, bench := c.tb.(*testing.B); bench {
+			// A benchmark has its figures by now; TestSIGTERMEndsTheConsole
+			// is where a hang fails.
+			c.tb.Log(msg)
+		} else {
+			c.tb.Error(msg)
+		}
 		return
 	}
 	c.ptm.Close()
