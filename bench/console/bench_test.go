@@ -144,7 +144,12 @@ func BenchmarkStartup(b *testing.B) {
 			b.Fatal(err)
 		}
 		rss = c.peakRSS()
-		// Then a project by command: the key that submits it → its rows.
+		// Then a project by command, once the console has settled (the
+		// live tail up, as it is by the time anyone has typed a command):
+		// the key that submits it → its rows.
+		if _, err := c.until(titleHas("· live"), patience, "the live tail"); err != nil {
+			b.Fatal(err)
+		}
 		c.send(":sessions " + bigProject)
 		if _, err := c.until(func(s *Screen) bool { return strings.Contains(s.Line(rows-1), bigProject) }, patience, "the command typed"); err != nil {
 			b.Fatal(err)
