@@ -25,9 +25,11 @@ import (
 // Each test process seeds its world once (about a minute here): the demo
 // tables plus 100,000 sessions of one project. Each benchmark is a whole
 // workload: run them with -benchtime 1x. With OPSDECK_BENCH_PROFILE=dir the
-// load-all and idle runs write profiles of the console there: loadall.cpu
-// and idle.cpu (the whole run, start-up included), loadall.heap and
-// idle.heap (the heap in use at the end).
+// load-all and idle runs write profiles of the console there:
+// loadall-console.cpu and idle-console.cpu (the whole run, start-up
+// included), loadall-console.heap and idle-console.heap (the heap in use at
+// the end). With OPSDECK_BENCH_BASELINE naming another opsdeck binary, every
+// benchmark also measures that one, in the same process and world.
 
 const patience = 2 * time.Minute
 
@@ -133,17 +135,19 @@ func BenchmarkStartup(b *testing.B) {
 		b.Fatal("the first query returned no sessions")
 	}
 	hasRows := anyOf(ids)
-	var execs, commands []float64
-	once := func() (frame, first time.Duration, rss float64, phases string) {
-		c := launch(b, ops, consoleArgs()...)
+	once := func(bin string) startupRun {
+		var r startupRun
+		c := launch(b, bin, consoleArgs()...)
 		defer c.stop()
-		if frame, err = c.until(tabBar, patience, "tab bar"); err != nil {
+		f, err := c.until(tabBar, patience, "tab bar")
+		if err != nil {
 			b.Fatal(err)
 		}
-		if first, err = c.until(hasRows, patience, "first rows"); err != nil {
+		first, err := c.until(hasRows, patience, "first rows")
+		if err != nil {
 			b.Fatal(err)
 		}
-		rss = c.peakRSS()
+		r.frame, r.rows, r.rss = ms(f), ms(first), c.peakRSS()
 		// Then a project by command, once the console has settled (the
 		// live tail up, as it is by the time anyone has typed a command):
 		// the key that submits it → its rows.
@@ -160,60 +164,97 @@ func BenchmarkStartup(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		commands = append(commands, ms(at-sent))
+		r.command = ms(at - sent)
 		c.stop()
+		r.exec = -1
 		if d, ok := c.execToMain(); ok {
-			execs = append(execs, ms(d))
+			r.exec = ms(d)
 		}
-		return frame, first, rss, c.phases()
+		r.phases = c.phases()
+		return r
 	}
-	once()
-	execs, commands = nil, nil
+	baseline := os.Getenv("OPSDECK_BENCH_BASELINE")
+	once(ops)
+	if baseline != "" {
+		once(baseline)
+	}
 
-	var frames, firsts, bares, rss []float64
-	var phases string
+	var this, base startupSeries
+	var bares []float64
 	b.ResetTimer()
 	for i := 0; i < b.N*startupRuns; i++ {
-		runOps := func() {
-			f, r, m, p := once()
-			if len(firsts) == 0 || ms(r) > slices.Max(firsts) {
-				phases = p // the slowest run's, to see where it lost time
-			}
-			frames, firsts, rss = append(frames, ms(f)), append(firsts, ms(r)), append(rss, m)
+		steps := []func(){
+			func() { this.add(once(ops)) },
+			func() {
+				t, _, err := runBare(b, bare, world.endpoint, table)
+				if err != nil {
+					b.Fatal(err)
+				}
+				bares = append(bares, ms(t))
+			},
 		}
-		runB := func() {
-			t, _, err := runBare(b, bare, world.endpoint, table)
-			if err != nil {
-				b.Fatal(err)
-			}
-			bares = append(bares, ms(t))
+		if baseline != "" {
+			steps = append(steps, func() { base.add(once(baseline)) })
 		}
-		if i%2 == 0 {
-			runOps()
-			runB()
-		} else {
-			runB()
-			runOps()
+		for k := range steps { // each program goes first in turn
+			steps[(i+k)%len(steps)]()
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(median(frames), "frame-ms")
-	b.ReportMetric(median(firsts), "rows-ms")
+	this.report(b, "", median(bares))
 	b.ReportMetric(median(bares), "bare-ms")
-	b.ReportMetric(median(firsts)/median(bares), "rows/bare")
-	b.ReportMetric(slices.Min(firsts), "rows-min-ms")
 	b.ReportMetric(slices.Min(bares), "bare-min-ms")
-	b.ReportMetric(median(rss), "peakRSS-MB")
-	b.ReportMetric(median(commands), "cmd-rows-ms")
-	if len(execs) > 0 {
-		b.ReportMetric(median(execs), "exec-ms")
-	}
-	b.Logf("launch → first frame ms: %v", round(frames))
-	b.Logf("launch → first rows ms:  %v", round(firsts))
 	b.Logf("bare launch → answer ms: %v", round(bares))
-	b.Logf("enter on :sessions %s → its rows ms: %v", bigProject, round(commands))
-	b.Logf("launch → opsdeck's main ms (exec, runtime, package init): %v", round(execs))
-	b.Logf("the slowest run's start-up phases (--debug-log):\n%s", phases)
+	this.log(b, "")
+	if baseline != "" {
+		base.report(b, "base-", median(bares))
+		base.log(b, "baseline ")
+	}
+}
+
+// startupRun is one launch of a console in BenchmarkStartup, in ms.
+type startupRun struct {
+	frame, rows, command, exec, rss float64
+	phases                          string
+}
+
+type startupSeries struct {
+	frames, rows, commands, execs, rss []float64
+	slowest                            string // the slowest run's phases
+}
+
+func (s *startupSeries) add(r startupRun) {
+	if len(s.rows) == 0 || r.rows > slices.Max(s.rows) {
+		s.slowest = r.phases
+	}
+	s.frames, s.rows, s.commands, s.rss = append(s.frames, r.frame), append(s.rows, r.rows), append(s.commands, r.command), append(s.rss, r.rss)
+	if r.exec >= 0 {
+		s.execs = append(s.execs, r.exec)
+	}
+}
+
+func (s *startupSeries) report(b *testing.B, prefix string, bare float64) {
+	b.ReportMetric(median(s.frames), prefix+"frame-ms")
+	b.ReportMetric(median(s.rows), prefix+"rows-ms")
+	b.ReportMetric(slices.Min(s.rows), prefix+"rows-min-ms")
+	b.ReportMetric(median(s.rows)/bare, prefix+"rows/bare")
+	b.ReportMetric(median(s.commands), prefix+"cmd-rows-ms")
+	b.ReportMetric(median(s.rss), prefix+"peakRSS-MB")
+	if len(s.execs) > 0 {
+		b.ReportMetric(median(s.execs), prefix+"exec-ms")
+	}
+}
+
+func (s *startupSeries) log(b *testing.B, who string) {
+	b.Logf("%slaunch → first frame ms: %v", who, round(s.frames))
+	b.Logf("%slaunch → first rows ms:  %v", who, round(s.rows))
+	b.Logf("%senter on :sessions %s → its rows ms: %v", who, bigProject, round(s.commands))
+	if len(s.execs) > 0 {
+		b.Logf("%slaunch → main ms (exec, runtime, package init): %v", who, round(s.execs))
+	}
+	if s.slowest != "" {
+		b.Logf("%sthe slowest run's start-up phases (--debug-log):\n%s", who, s.slowest)
+	}
 }
 
 func round(v []float64) []float64 {
@@ -234,36 +275,43 @@ func round(v []float64) []float64 {
 func BenchmarkLoadAll(b *testing.B) {
 	ops, _ := binaries(b)
 	setupWorld(b)
-	b.Run("console", func(b *testing.B) {
-		var rates, cpus, peaks []float64
-		for i := 0; i < b.N; i++ {
-			c := launchProfiled(b, profilePath("loadall"), ops, consoleArgs()...)
-			if _, err := c.until(tabBar, patience, "tab bar"); err != nil {
-				b.Fatal(err)
+	consoles := [][2]string{{"console", ops}}
+	if base := os.Getenv("OPSDECK_BENCH_BASELINE"); base != "" {
+		consoles = append(consoles, [2]string{"baseline", base})
+	}
+	for _, cb := range consoles {
+		name, ops := cb[0], cb[1]
+		b.Run(name, func(b *testing.B) {
+			var rates, cpus, peaks []float64
+			for i := 0; i < b.N; i++ {
+				c := launchProfiled(b, profilePath("loadall-"+name), ops, consoleArgs()...)
+				if _, err := c.until(tabBar, patience, "tab bar"); err != nil {
+					b.Fatal(err)
+				}
+				c.send(":sessions " + bigProject + "\r")
+				if _, err := c.until(titleHas("project "+bigProject, "rows (more", "!loading"), patience, "the project's first page"); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := c.until(func(s *Screen) bool { return !strings.Contains(s.Line(2), "loading") }, patience, "the quota line"); err != nil {
+					b.Fatal(err)
+				}
+				cpu0, t0 := c.cpu(), time.Now()
+				c.send("L")
+				at, err := c.until(titleHas(fmt.Sprintf("%d rows", bigSessions), "!loading", "!more"), 15*time.Minute, "all rows")
+				if err != nil {
+					b.Fatal(err)
+				}
+				took := at - t0.Sub(c.start)
+				rates = append(rates, bigSessions/took.Seconds())
+				cpus = append(cpus, c.cpu()-cpu0)
+				peaks = append(peaks, c.peakRSS())
+				c.stop()
 			}
-			c.send(":sessions " + bigProject + "\r")
-			if _, err := c.until(titleHas("project "+bigProject, "rows (more", "!loading"), patience, "the project's first page"); err != nil {
-				b.Fatal(err)
-			}
-			if _, err := c.until(func(s *Screen) bool { return !strings.Contains(s.Line(2), "loading") }, patience, "the quota line"); err != nil {
-				b.Fatal(err)
-			}
-			cpu0, t0 := c.cpu(), time.Now()
-			c.send("L")
-			at, err := c.until(titleHas(fmt.Sprintf("%d rows", bigSessions), "!loading", "!more"), 15*time.Minute, "all rows")
-			if err != nil {
-				b.Fatal(err)
-			}
-			took := at - t0.Sub(c.start)
-			rates = append(rates, bigSessions/took.Seconds())
-			cpus = append(cpus, c.cpu()-cpu0)
-			peaks = append(peaks, c.peakRSS())
-			c.stop()
-		}
-		b.ReportMetric(median(rates), "rows/s")
-		b.ReportMetric(median(cpus), "cpu-s")
-		b.ReportMetric(median(peaks), "peakRSS-MB")
-	})
+			b.ReportMetric(median(rates), "rows/s")
+			b.ReportMetric(median(cpus), "cpu-s")
+			b.ReportMetric(median(peaks), "peakRSS-MB")
+		})
+	}
 	for _, limit := range []int32{data.DefaultPageSize, 1000} {
 		b.Run(fmt.Sprintf("data-layer/limit=%d", limit), func(b *testing.B) {
 			store := data.NewStore(world.conn, world.tables)
@@ -315,10 +363,21 @@ const idleWindow = 60 * time.Second
 func BenchmarkIdle(b *testing.B) {
 	ops, _ := binaries(b)
 	setupWorld(b)
+	consoles := [][2]string{{"console", ops}}
+	if base := os.Getenv("OPSDECK_BENCH_BASELINE"); base != "" {
+		consoles = append(consoles, [2]string{"baseline", base})
+	}
+	for _, cb := range consoles {
+		name, ops := cb[0], cb[1]
+		b.Run(name, func(b *testing.B) { idle(b, name, ops) })
+	}
+}
+
+func idle(b *testing.B, name, ops string) {
 	project := world.report.Defaults.SessionsProject
 	var cpus, frames, bytes []float64
 	for i := 0; i < b.N; i++ {
-		c := launchProfiled(b, profilePath("idle"), ops, consoleArgs()...)
+		c := launchProfiled(b, profilePath("idle-"+name), ops, consoleArgs()...)
 		if _, err := c.until(tabBar, patience, "tab bar"); err != nil {
 			b.Fatal(err)
 		}
