@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The terminal every run gets: the size the issue measured in.
@@ -291,11 +293,16 @@ func (c *console) stop() {
 	<-c.done
 }
 
-// rawTail is the end of everything the program wrote, escapes and all.
+// rawTail is the end of what the program wrote, as text (escape sequences
+// stripped): after a SIGQUIT, the Go runtime's goroutine dump.
 func (c *console) rawTail() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return string(c.raw)
+	text := ansi.Strip(string(c.raw))
+	if len(text) > 32<<10 {
+		text = text[len(text)-32<<10:]
+	}
+	return text
 }
 
 // phases returns the start-up lines of the debug log.
