@@ -14,10 +14,12 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"opsdeck/config"
 	"opsdeck/data"
@@ -254,7 +256,16 @@ func start(f flags) error {
 		Demand:           tail.SetDemand,
 	})
 	slog.event("console built")
-	p := tea.NewProgram(timedModel{Model: m, log: slog}, tea.WithContext(ctx), tea.WithoutSignalHandler())
+	profile, fullProfile := colorProfile(os.Stdout, os.Environ())
+	p := tea.NewProgram(timedModel{Model: m, log: slog}, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile))
+	if fullProfile != nil {
+		go func() {
+			if full := fullProfile(); full != profile {
+				p.Send(tea.ColorProfileMsg{Profile: full})
+				p.Send(tea.ClearScreen()) // cells drawn meanwhile are redrawn in full colour
+			}
+		}()
+	}
 	// The first page's query goes out now rather than once the program has
 	// set up the terminal and started its loop: it is what the operator is
 	// waiting for. The program is then given no Init command to run again.
@@ -311,6 +322,29 @@ func writeHeapProfile(path string, logw io.Writer) {
 	if err := pprof.WriteHeapProfile(f); err != nil {
 		fmt.Fprintf(logw, "OPSDECK_MEMPROFILE: %v\n", err)
 	}
+}
+
+// colorProfile is the terminal's colour profile as the program library
+// would detect it, but without asking tmux: inside tmux the library runs
+// `tmux info` (a subprocess, tens of milliseconds) before the first frame
+// is drawn. The first frames use the profile from the environment and
+// terminfo; full, when not nil, gives the complete answer (tmux included)
+// for the program to switch to.
+func colorProfile(out io.Writer, env []string) (fast colorprofile.Profile, full func() colorprofile.Profile) {
+	var noTmux []string
+	inTmux := false
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "TMUX=") {
+			inTmux = kv != "TMUX="
+			continue
+		}
+		noTmux = append(noTmux, kv)
+	}
+	fast = colorprofile.Detect(out, noTmux)
+	if !inTmux {
+		return fast, nil
+	}
+	return fast, func() colorprofile.Profile { return colorprofile.Detect(out, env) }
 }
 
 // tailStartLatest bounds how long the stream reader waits for the first
