@@ -35,9 +35,10 @@ var bench struct {
 // runner when the process ends (see dropBenchTables).
 func benchStore(b *testing.B) *Store {
 	b.Helper()
+	ep := ddblocal.TestEndpoint(b) // before the Once: it may end the benchmark
 	bench.once.Do(func() {
 		ctx := context.Background()
-		conn, err := ConnectLocal(ctx, ddblocal.TestEndpoint())
+		conn, err := ConnectLocal(ctx, ep)
 		if err != nil {
 			bench.err = err
 			return

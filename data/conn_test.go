@@ -83,7 +83,7 @@ func TestOnCallReportsEachCall(t *testing.T) {
 	var mu sync.Mutex
 	var calls []Call
 	conn, err := Connect(context.Background(), ConnOptions{
-		Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1",
+		Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1",
 		OnCall: func(c Call) {
 			mu.Lock()
 			defer mu.Unlock()

@@ -22,9 +22,10 @@ import (
 	"opsdeck/demo/ddblocal"
 )
 
-// The tests in this package run against the real DynamoDB Local that
-// ddblocal.RunTests starts (or $OPSDECK_TEST_ENDPOINT). Each test gets its
-// own table prefix, so tests never see each other's data.
+// The tests in this package that need a database run against the real
+// DynamoDB Local that ddblocal.TestEndpoint starts on first use (or
+// $OPSDECK_TEST_ENDPOINT); RunTests stops it. Each test gets its own table
+// prefix, so tests never see each other's data.
 
 func TestMain(m *testing.M) { os.Exit(ddblocal.RunTests(dropBenchTablesAfter{m})) }
 
@@ -54,10 +55,7 @@ type testDB struct {
 // a fault-injecting HTTP client there).
 func newTestDB(t testing.TB, opts ...ConnOptions) *testDB {
 	t.Helper()
-	ep := ddblocal.TestEndpoint()
-	if ep == "" {
-		t.Fatal("no DynamoDB Local endpoint: TestMain must run ddblocal.RunTests")
-	}
+	ep := ddblocal.TestEndpoint(t)
 	o := ConnOptions{Endpoint: ep, Region: "us-east-1"}
 	if len(opts) > 0 {
 		o.HTTPClient = opts[0].HTTPClient

@@ -116,7 +116,7 @@ func TestSeedResendsUnprocessedItemsUntilAllAreWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	inj := &unprocessedInjector{next: http.DefaultTransport}
-	conn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1", HTTPClient: &http.Client{Transport: inj}})
+	conn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1", HTTPClient: &http.Client{Transport: inj}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestSeedReportsItemsThatStayUnprocessed(t *testing.T) {
 		t.Fatal(err)
 	}
 	inj := &unprocessedInjector{next: http.DefaultTransport, swallowAll: true}
-	conn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1", HTTPClient: &http.Client{Transport: inj}})
+	conn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1", HTTPClient: &http.Client{Transport: inj}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func testEnv(t *testing.T) (context.Context, *data.Conn, data.Tables) {
 	// Generous: the shared test server can be slow under other packages' load.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
-	conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint())
+	conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint(t))
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

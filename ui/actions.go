@@ -223,6 +223,7 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		deny:    m.ctx.Keys.Deny,
 		theme:   m.ctx.Theme,
 		now:     m.act.now,
+		after:   m.ctx.After,
 		under:   p.View,
 	})
 	m.dialog, m.mode = d, modeDialog

@@ -74,7 +74,7 @@ func (w *actWorld) withDarkRow(g *goesDark) Options {
 	w.t.Helper()
 	g.base = http.DefaultTransport.(*http.Transport).Clone()
 	conn, err := data.Connect(w.ctx, data.ConnOptions{
-		Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1", HTTPClient: &http.Client{Transport: g},
+		Endpoint: ddblocal.TestEndpoint(w.t), Region: "us-east-1", HTTPClient: &http.Client{Transport: g},
 	})
 	if err != nil {
 		w.t.Fatal(err)

@@ -45,9 +45,10 @@ type actWorld struct {
 
 func newActWorld(t *testing.T) *actWorld {
 	t.Helper()
+	ep := ddblocal.TestEndpoint(t) // before the Once: it may end the test
 	actOnce.Do(func() {
 		ctx := context.Background()
-		actConn, actErr = data.ConnectLocal(ctx, ddblocal.TestEndpoint())
+		actConn, actErr = data.ConnectLocal(ctx, ep)
 		if actErr != nil {
 			return
 		}
@@ -86,7 +87,7 @@ func (w *actWorld) options() Options {
 func (w *actWorld) withClient(rt http.RoundTripper, readOnly bool) Options {
 	w.t.Helper()
 	conn, err := data.Connect(w.ctx, data.ConnOptions{
-		Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1",
+		Endpoint: ddblocal.TestEndpoint(w.t), Region: "us-east-1",
 		HTTPClient: &http.Client{Transport: rt}, ReadOnly: readOnly,
 	})
 	if err != nil {

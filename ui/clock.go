@@ -28,7 +28,7 @@ func (m *Model) armClock() tea.Cmd {
 		return nil
 	}
 	m.clockArmed = true
-	return tea.Tick(clockEvery, func(time.Time) tea.Msg { return clockTickMsg{} })
+	return m.ctx.After(clockEvery, clockTickMsg{})
 }
 
 // onClockTick re-renders the shown rows and re-arms while times are shown

@@ -82,13 +82,17 @@ type confirmSpec struct {
 	confirm, deny key.Binding
 	theme         themes.Theme
 	now           func() time.Time
-	under         func() string // the pane behind the dialog
+	after         func(time.Duration, tea.Msg) tea.Cmd // the root's timers (views.Context.After)
+	under         func() string                        // the pane behind the dialog
 }
 
 func newConfirmDialog(s confirmSpec) *confirmDialog {
 	d := &confirmDialog{confirmSpec: s}
 	if s.now == nil {
 		d.now = time.Now
+	}
+	if s.after == nil {
+		d.after = (*views.Context)(nil).After // tea.Tick
 	}
 	if s.typed {
 		d.input = lineedit.New(256)
@@ -198,7 +202,7 @@ func (d *confirmDialog) refuse(k tea.KeyPressMsg) (string, tea.Cmd) {
 	}
 	if d.mustReread() {
 		if left := d.rereadLeft(); left > 0 {
-			return fmt.Sprintf("the dialog just changed: read it again (%s answers in %.1fs)", d.answerKey(), left.Seconds()), tickAfter(left)
+			return fmt.Sprintf("the dialog just changed: read it again (%s answers in %.1fs)", d.answerKey(), left.Seconds()), d.tickAfter(left)
 		}
 	}
 	return "", nil
@@ -219,8 +223,8 @@ func (d *confirmDialog) rereadLeft() time.Duration {
 	return max(d.changedAt.Add(rereadDelay).Sub(d.now()), 0)
 }
 
-func tickAfter(d time.Duration) tea.Cmd {
-	return tea.Tick(d+50*time.Millisecond, func(time.Time) tea.Msg { return dialogTickMsg{} })
+func (d *confirmDialog) tickAfter(left time.Duration) tea.Cmd {
+	return d.after(left+50*time.Millisecond, dialogTickMsg{})
 }
 
 // phraseMatches accepts the phrase as stored or as the dialog displays it
@@ -279,7 +283,7 @@ func (d *confirmDialog) Changes(changes []views.Change) tea.Cmd {
 		d.input.SetValue("")
 		d.mismatch = false
 	}
-	return tickAfter(rereadDelay)
+	return d.tickAfter(rereadDelay)
 }
 
 // TargetChanged tells the dialog that its (first) target now holds

@@ -44,30 +44,8 @@ func openDialog(t *testing.T, m Model) *confirmDialog {
 func change(t *testing.T, m Model, ch views.Change) Model {
 	t.Helper()
 	nm, cmd := m.Update(ChangesMsg{Changes: []views.Change{ch}})
-	m, _ = settle(t, nm.(Model), dropTicks(cmd))
+	m, _ = settle(t, nm.(Model), cmd)
 	return m
-}
-
-// dropTicks runs a command's messages but not the dialog's redraw tick
-// (which would wait for its timer).
-func dropTicks(cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		msg := cmd()
-		switch msg := msg.(type) {
-		case tea.BatchMsg:
-			out := make(tea.BatchMsg, 0, len(msg))
-			for _, c := range msg {
-				out = append(out, dropTicks(c))
-			}
-			return out
-		case dialogTickMsg:
-			return nil
-		}
-		return msg
-	}
 }
 
 // TestBulkDialogSurvivesARowLeaving: three marked rows, the dialog open, a
@@ -147,7 +125,7 @@ func TestAChangedDialogMustBeReadAgain(t *testing.T) {
 	// A held key never answers, even after the pause.
 	clock.Advance(rereadDelay)
 	nm, cmd := m.Update(tea.KeyPressMsg{Code: 'y', Text: "y", IsRepeat: true})
-	m, _ = settle(t, nm.(Model), dropTicks(cmd))
+	m, _ = settle(t, nm.(Model), cmd)
 	openDialog(t, m)
 	m, _ = press(t, m, "y")
 	if openDialog(t, m); !strings.Contains(stripANSI(m.Render()), "change acknowledged") || len(w.auditEntries()) != 0 {

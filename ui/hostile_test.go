@@ -19,6 +19,7 @@ import (
 	"opsdeck/data"
 	"opsdeck/data/stream"
 	"opsdeck/ui/livefeed"
+	"opsdeck/ui/uitest"
 	"opsdeck/views"
 	"opsdeck/views/inert"
 )
@@ -142,28 +143,11 @@ func walkPane(t *testing.T, m Model, w world, label string, width, height int) (
 func pressCopy(t *testing.T, m Model) (Model, string) {
 	t.Helper()
 	nm, cmd := m.Update(keyMsg("c"))
-	m = nm.(Model)
+	m, res := uitest.Settle(t, nm.(Model), cmd)
 	var copied string
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		msg := c()
-		if b, ok := msg.(tea.BatchMsg); ok {
-			queue = append(queue, b...)
-			continue
-		}
+	for _, msg := range res.Msgs {
 		if v := reflect.ValueOf(msg); v.IsValid() && v.Type().Name() == "setClipboardMsg" {
 			copied = v.String()
-			continue
-		}
-		if msg != nil {
-			nm, next := m.Update(msg)
-			m = nm.(Model)
-			queue = append(queue, next)
 		}
 	}
 	return m, copied

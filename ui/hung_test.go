@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/ui/uitest"
 	"opsdeck/views"
 )
 
@@ -59,13 +60,13 @@ func TestAHungQuerySaysWhatItWaitsForAndTimesOut(t *testing.T) {
 	clock := newTestClock()
 	o := Options{
 		Store: data.NewStore(conn, tables), Conn: displayConn(conn), Tables: tables, Env: "dev",
-		Now: clock.Now, ReadTimeout: 300 * time.Millisecond,
+		Now: clock.Now, ReadTimeout: 300 * time.Millisecond, Timer: uitest.Timer,
 		Scopes: Scopes{ProjectID: "proj-hung"},
 	}
 	m := New(o)
-	nm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	nm, sized := m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	load := tea.Batch(sized, m.Init()) // the first page is asked for, not yet answered
 	m = nm.(Model)
-	load := m.Init() // the first page is asked for, not yet answered
 
 	out := stripANSI(m.Render())
 	if !strings.Contains(out, "waiting for Query on projectId-createdAt-index · esc cancels") {
@@ -113,7 +114,7 @@ func TestCancelledLoadDoesNotClaimAnEmptyScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	base, _ := data.ResolveTables("dev", nil)
-	m := New(Options{Store: data.NewStore(conn, base), Conn: conn, Env: "dev", Now: fixedClock, Scopes: Scopes{SessionStatus: "RUNNING"}})
+	m := New(Options{Store: data.NewStore(conn, base), Conn: conn, Env: "dev", Now: fixedClock, Timer: uitest.Timer, Scopes: Scopes{SessionStatus: "RUNNING"}})
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = nm.(Model)
 	_ = m.Init() // never answered

@@ -71,7 +71,7 @@ func (m Model) liveInit() tea.Cmd {
 }
 
 func (m Model) pollTick() tea.Cmd {
-	return tea.Tick(m.live.fallback, func(time.Time) tea.Msg { return pollTickMsg{} })
+	return m.ctx.After(m.live.fallback, pollTickMsg{})
 }
 
 // onBatch applies one batch in whatever mode the console is in: the
@@ -135,7 +135,7 @@ func (m *Model) changed() tea.Cmd {
 		return nil
 	}
 	m.live.redrawAt = now.Add(views.HighlightFor)
-	return tea.Tick(views.HighlightFor, func(time.Time) tea.Msg { return redrawMsg{} })
+	return m.ctx.After(views.HighlightFor, redrawMsg{})
 }
 
 // onRedraw re-arms the redraw while newer highlights are still showing.
@@ -146,7 +146,7 @@ func (m Model) onRedraw() (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.live.redrawAt = time.Now().Add(left)
-	return m, tea.Tick(left, func(time.Time) tea.Msg { return redrawMsg{} })
+	return m, m.ctx.After(left, redrawMsg{})
 }
 
 // onPollTick polls the shown pane when its table has no stream (or its

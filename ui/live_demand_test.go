@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 
-	tea "charm.land/bubbletea/v2"
 	"strings"
 	"testing"
 	"time"
@@ -22,10 +21,7 @@ func TestDemandFollowsTheScreen(t *testing.T) {
 	var calls []string
 	o := w.options()
 	o.Demand = func(full []data.TableID) { calls = append(calls, fmt.Sprint(full)) }
-	m := New(o)
-	nm, cmd := m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	runCmd(cmd) // the demand, and a clock tick settle would follow for ever
-	m, _ = settle(t, nm.(Model), m.Init())
+	m := start(t, o, 120, 30)
 	last := func() string {
 		if len(calls) == 0 {
 			return "(none)"

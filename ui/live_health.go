@@ -61,7 +61,7 @@ func (m *Model) noteHealth(h stream.Health) tea.Cmd {
 	if !fromLive {
 		return nil
 	}
-	return tea.Tick(reconnectGrace, func(time.Time) tea.Msg { return healthSettleMsg{} })
+	return m.ctx.After(reconnectGrace, healthSettleMsg{})
 }
 
 // shownHealth is a table's health as the console displays it: the raw

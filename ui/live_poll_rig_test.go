@@ -33,7 +33,7 @@ func newPollRig(t *testing.T, tag string) *pollRig {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint())
+	conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"opsdeck/data"
 	"opsdeck/data/stream"
 	"opsdeck/ui/livefeed"
+	"opsdeck/ui/uitest"
 	"opsdeck/views"
 )
 
@@ -213,43 +214,27 @@ type stubDialog struct{}
 func (d stubDialog) Update(tea.Msg) (Dialog, tea.Cmd) { return d, nil }
 func (stubDialog) View(w, h int) string               { return "stub dialog" }
 
-// awaitBatch runs cmd the way the program does (every command of a batch on
-// its own goroutine) and returns the first BatchMsg it yields. Timers the
-// command also starts (highlight redraws) just run out in the background.
+// awaitBatch runs cmd (not its timers, the highlight redraws) and returns
+// the BatchMsg it yields: the feed's next batch, if the command re-armed it.
 func awaitBatch(t *testing.T, cmd tea.Cmd) livefeed.BatchMsg {
 	t.Helper()
-	out := make(chan tea.Msg, 64)
-	var run func(c tea.Cmd)
-	run = func(c tea.Cmd) {
-		if c == nil {
-			return
-		}
-		go func() {
-			msg := c()
-			if b, ok := msg.(tea.BatchMsg); ok {
-				for _, c := range b {
-					run(c)
-				}
-				return
-			}
-			select {
-			case out <- msg:
-			default:
-			}
-		}()
-	}
-	run(cmd)
-	deadline := time.After(10 * time.Second)
-	for {
-		select {
-		case msg := <-out:
+	out := make(chan []tea.Msg, 1)
+	go func() {
+		msgs, _ := uitest.Messages(cmd)
+		out <- msgs
+	}()
+	select {
+	case msgs := <-out:
+		for _, msg := range msgs {
 			if b, ok := msg.(livefeed.BatchMsg); ok {
 				return b
 			}
-		case <-deadline:
-			t.Fatal("the command never delivered the next batch: the feed was not re-armed")
 		}
+		t.Fatalf("the command delivered no batch (%d other messages): the feed was not re-armed", len(msgs))
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command never delivered the next batch: the feed was not re-armed")
 	}
+	return livefeed.BatchMsg{}
 }
 
 // TestLiveDroppedRecordsReloadLists: when the feed says it dropped records,

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/ui/uitest"
 	"opsdeck/views"
 )
 
@@ -94,26 +95,6 @@ func (g *gate) RoundTrip(r *http.Request) (*http.Response, error) {
 	return nil, r.Context().Err()
 }
 
-// runCmd executes a command tree on this goroutine and returns the
-// messages it produced, without feeding them to a model.
-func runCmd(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	switch msg := cmd().(type) {
-	case nil:
-		return nil
-	case tea.BatchMsg:
-		var out []tea.Msg
-		for _, c := range msg {
-			out = append(out, runCmd(c)...)
-		}
-		return out
-	default:
-		return []tea.Msg{msg}
-	}
-}
-
 func TestCancelStopsTheRunningLoad(t *testing.T) {
 	w := seeded(t)
 	g := newGate()
@@ -130,7 +111,7 @@ func TestCancelStopsTheRunningLoad(t *testing.T) {
 		t.Fatalf("L did not start a load-all: %+v", st)
 	}
 	results := make(chan []tea.Msg, 1)
-	go func() { results <- runCmd(cmd) }()
+	go func() { msgs, _ := uitest.Messages(cmd); results <- msgs }()
 	select {
 	case <-g.blocked:
 	case <-time.After(30 * time.Second):

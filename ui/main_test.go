@@ -18,6 +18,7 @@ import (
 	"opsdeck/demo/ddblocal"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/ui/uitest"
 )
 
 func TestMain(m *testing.M) { os.Exit(ddblocal.RunTests(m)) }
@@ -52,9 +53,10 @@ func uniquePrefix(tag string) string {
 
 func seeded(t *testing.T) world {
 	t.Helper()
+	ep := ddblocal.TestEndpoint(t) // before the Once: it may end the test
 	worldOnce.Do(func() {
 		ctx := context.Background()
-		conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint())
+		conn, err := data.ConnectLocal(ctx, ep)
 		if err != nil {
 			worldErr = err
 			return
@@ -114,7 +116,7 @@ func (w world) options() Options {
 func (w world) withClient(t *testing.T, rt http.RoundTripper) Options {
 	t.Helper()
 	conn, err := data.Connect(context.Background(), data.ConnOptions{
-		Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1",
+		Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1",
 		HTTPClient: &http.Client{Transport: rt},
 	})
 	if err != nil {
@@ -126,44 +128,31 @@ func (w world) withClient(t *testing.T, rt http.RoundTripper) Options {
 }
 
 // settle runs cmd the way the program would — every message it yields is
-// fed back into the model, batches fan out — until nothing is left. It is
-// synchronous, so tests need no sleeps: when it returns, every load the
-// keys started has been answered.
+// fed back into the model, batches fan out — until only timers are left
+// (uitest.Settle). It is synchronous, so tests need no sleeps: when it
+// returns, every load the keys started has been answered. Timers are not
+// run: a test that needs one to go off delivers its message, or fires it
+// with uitest.Fire.
 func settle(t *testing.T, m Model, cmd tea.Cmd) (Model, bool) {
 	t.Helper()
-	queue := []tea.Cmd{cmd}
-	quit := false
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 10000 {
-			t.Fatal("settle: too many messages (a command loop?)")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		msg := c()
-		switch msg := msg.(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case tea.QuitMsg:
-			quit = true
-		default:
-			nm, next := m.Update(msg)
-			m = nm.(Model)
-			queue = append(queue, next)
-		}
+	if m.ctx.Timer == nil {
+		t.Fatal("settle: build the model with Options.Timer = uitest.Timer (start does), or it waits on real timers")
 	}
-	return m, quit
+	m, res := uitest.Settle(t, m, cmd)
+	return m, res.Quit
 }
 
-// start builds the console at a size and loads its first pane.
+// start builds the console at a size, with timers the test fires
+// (uitest.Timer), and loads its first pane, running both the first
+// frame's commands and Init's, as the program does.
 func start(t *testing.T, o Options, w, h int) Model {
 	t.Helper()
+	if o.Timer == nil {
+		o.Timer = uitest.Timer
+	}
 	m := New(o)
-	nm, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m, _ = settle(t, nm.(Model), m.Init())
+	nm, sized := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m, _ = settle(t, nm.(Model), tea.Batch(sized, m.Init()))
 	return m
 }
 

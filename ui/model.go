@@ -113,6 +113,7 @@ func New(o Options) Model {
 		Store:       o.Store,
 		Tables:      tables,
 		Now:         o.Now,
+		Timer:       o.Timer,
 		ReadOnly:    o.ReadOnly,
 		PageSize:    o.PageSize,
 		ReadTimeout: o.ReadTimeout,

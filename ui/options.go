@@ -7,6 +7,8 @@ import (
 	"io"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"opsdeck/data"
 	"opsdeck/data/action"
 	"opsdeck/keymap"
@@ -52,6 +54,9 @@ type Options struct {
 
 	// Now is the clock for relative times; nil means time.Now. Tests fix it.
 	Now func() time.Time
+	// Timer makes every timer of the console (views.Context.Timer); nil
+	// means tea.Tick. Tests pass uitest.Timer.
+	Timer func(d time.Duration, msg tea.Msg) tea.Cmd
 
 	// PageSize is the Limit of each Query; 0 means data.DefaultPageSize.
 	PageSize int32

@@ -15,6 +15,7 @@ import (
 	"opsdeck/data/stream"
 	"opsdeck/demo/ddblocal"
 	"opsdeck/ui/livefeed"
+	"opsdeck/ui/uitest"
 	"opsdeck/views"
 )
 
@@ -57,7 +58,7 @@ func TestReadOnlySessionWithLiveTailSendsNoWrite(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	conn, err := data.Connect(ctx, data.ConnOptions{
-		Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1",
+		Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1",
 		HTTPClient: &http.Client{Transport: rec}, ReadOnly: true,
 	})
 	if err != nil {
@@ -73,10 +74,9 @@ func TestReadOnlySessionWithLiveTailSendsNoWrite(t *testing.T) {
 	defer func() { cancel(); feed.Close(); <-tailed }()
 
 	d := newLiveDriver(ctx, New(o))
-	d.update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	d.run(d.m.Init())
+	d.Start(120, 40)
 	d.until(t, "the sessions stream live", func() bool {
-		h, ok := d.m.stream.Live().Health(data.TableSessions)
+		h, ok := d.Model.stream.Live().Health(data.TableSessions)
 		return ok && h.State == stream.StateLive
 	})
 
@@ -98,19 +98,19 @@ func TestReadOnlySessionWithLiveTailSendsNoWrite(t *testing.T) {
 	change()
 	for _, s := range []struct{ pane, act string }{{"1", "x"}, {"3", "R"}, {"5", "D"}, {"2", "F"}, {"4", "x"}} {
 		d.press(t, s.pane, "space", s.act, "y")
-		if d.m.Mode() != "normal" {
-			t.Fatalf("pane %s: %s opened %s", s.pane, s.act, d.m.Mode())
+		if d.Model.Mode() != "normal" {
+			t.Fatalf("pane %s: %s opened %s", s.pane, s.act, d.Model.Mode())
 		}
-		if s.pane != "4" && !strings.Contains(d.m.Flash(), "read-only") {
-			t.Errorf("pane %s key %s: flash %q", s.pane, s.act, d.m.Flash())
+		if s.pane != "4" && !strings.Contains(d.Model.Flash(), "read-only") {
+			t.Errorf("pane %s key %s: flash %q", s.pane, s.act, d.Model.Flash())
 		}
 		change()
 		d.press(t, "enter", s.act, "y", "esc", "r")
 	}
 	d.press(t, "6") // the Stream pane, with the tail's records
 	change()
-	if d.m.Active() != views.PaneStream || d.m.stream.Live().Len() == 0 {
-		t.Fatalf("the Stream pane (active %s) holds %d records", d.m.Active().Name(), d.m.stream.Live().Len())
+	if d.Model.Active() != views.PaneStream || d.Model.stream.Live().Len() == 0 {
+		t.Fatalf("the Stream pane (active %s) holds %d records", d.Model.Active().Name(), d.Model.stream.Live().Len())
 	}
 	d.press(t, "enter", "esc", "1")
 
@@ -141,65 +141,27 @@ func TestReadOnlySessionWithLiveTailSendsNoWrite(t *testing.T) {
 	t.Logf("operations: %v", count)
 }
 
-// liveDriver runs the root model the way tea.Program does — each command
-// on its own goroutine, batches fanned out, messages back into Update on
-// the test goroutine — which a model with a live feed needs: its feed and
-// timers never settle.
+// liveDriver is uitest.Live over the root model, recording every record
+// the model was given: a model with a live feed never settles.
 type liveDriver struct {
-	ctx      context.Context
-	m        Model
-	msgs     chan tea.Msg
+	*uitest.Live[Model]
 	received []stream.Record // every record the model was given
 }
 
 func newLiveDriver(ctx context.Context, m Model) *liveDriver {
-	return &liveDriver{ctx: ctx, m: m, msgs: make(chan tea.Msg, 256)}
-}
-
-func (d *liveDriver) run(cmd tea.Cmd) {
-	if cmd == nil {
-		return
+	d := &liveDriver{Live: uitest.NewLive(ctx, m)}
+	d.Seen = func(msg tea.Msg) {
+		if b, ok := msg.(livefeed.BatchMsg); ok {
+			d.received = append(d.received, b.Records...)
+		}
 	}
-	go func() {
-		msg := cmd()
-		if b, ok := msg.(tea.BatchMsg); ok {
-			for _, c := range b {
-				d.run(c)
-			}
-			return
-		}
-		if msg == nil {
-			return
-		}
-		select {
-		case d.msgs <- msg:
-		case <-d.ctx.Done():
-		}
-	}()
-}
-
-func (d *liveDriver) update(msg tea.Msg) {
-	if b, ok := msg.(livefeed.BatchMsg); ok {
-		d.received = append(d.received, b.Records...)
-	}
-	nm, cmd := d.m.Update(msg)
-	d.m = nm.(Model)
-	d.run(cmd)
+	return d
 }
 
 // until feeds messages until cond holds; 60 s at most.
 func (d *liveDriver) until(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.NewTimer(60 * time.Second)
-	defer deadline.Stop()
-	for !cond() {
-		select {
-		case msg := <-d.msgs:
-			d.update(msg)
-		case <-deadline.C:
-			t.Fatalf("timed out waiting for %s (flash %q)", what, d.m.Flash())
-		}
-	}
+	d.Until(t, 60*time.Second, what, cond, func() string { return fmt.Sprintf("flash %q", d.Model.Flash()) })
 }
 
 // press sends keys one by one, each time waiting until the shown pane has
@@ -207,7 +169,7 @@ func (d *liveDriver) until(t *testing.T, what string, cond func() bool) {
 func (d *liveDriver) press(t *testing.T, keys ...string) {
 	t.Helper()
 	for _, k := range keys {
-		d.update(keyMsg(k))
-		d.until(t, "the load after "+strings.TrimSpace(k), func() bool { return !d.m.Pane(d.m.Active()).Status().Loading })
+		d.Update(keyMsg(k))
+		d.until(t, "the load after "+strings.TrimSpace(k), func() bool { return !d.Model.Pane(d.Model.Active()).Status().Loading })
 	}
 }

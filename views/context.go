@@ -3,6 +3,8 @@ package views
 import (
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"opsdeck/data"
 	"opsdeck/keymap"
 	"opsdeck/themes"
@@ -30,6 +32,12 @@ type Context struct {
 	// that golden files never hold wall-clock times.
 	Now func() time.Time
 
+	// Timer makes the command that delivers msg once d has passed; nil
+	// means tea.Tick. Tests inject uitest.Timer, whose command hands the
+	// timer to the test's driver at once: a test never waits on the wall
+	// clock, and decides when a timer goes off.
+	Timer func(d time.Duration, msg tea.Msg) tea.Cmd
+
 	// ReadOnly hides every action that writes (the later actions issue).
 	ReadOnly bool
 
@@ -53,6 +61,15 @@ func (c *Context) readTimeout() time.Duration {
 		return DefaultReadTimeout
 	}
 	return c.ReadTimeout
+}
+
+// After is the command that delivers msg once d has passed (Timer, else
+// tea.Tick). Every timer of the root and the panes is made here.
+func (c *Context) After(d time.Duration, msg tea.Msg) tea.Cmd {
+	if c == nil || c.Timer == nil {
+		return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+	}
+	return c.Timer(d, msg)
 }
 
 // now is Context.Now with a fallback, so a zero Context never panics.

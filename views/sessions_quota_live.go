@@ -92,7 +92,7 @@ func (p *Sessions) scheduleQuota() tea.Cmd {
 	p.quota.pending = true
 	p.quota.gen++
 	msg := quotaRefreshMsg{pane: p.id, gen: p.quota.gen}
-	return tea.Tick(quotaDebounce, func(time.Time) tea.Msg { return msg })
+	return p.ctx.After(quotaDebounce, msg)
 }
 
 // onQuotaRefresh re-reads the count, keeping the shown one meanwhile.

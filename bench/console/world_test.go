@@ -5,7 +5,6 @@ package console
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -24,32 +23,16 @@ import (
 	"opsdeck/demo/ddblocal"
 )
 
-// TestMain starts DynamoDB Local only when benchmarks run (the screen test
-// needs no database), and without Java the benchmarks skip, saying why.
+// TestMain runs the tests and benchmarks; DynamoDB Local starts only when a
+// benchmark asks for it (ddblocal.TestEndpoint), and without Java the
+// benchmarks skip, saying why.
 func TestMain(m *testing.M) {
-	flag.Parse()
-	code := run(m)
+	code := ddblocal.RunTests(dropWorldAfter{m})
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}
 	os.Exit(code)
 }
-
-func run(m *testing.M) int {
-	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
-		return m.Run()
-	}
-	if os.Getenv(ddblocal.TestEndpointEnv) == "" {
-		if _, err := ddblocal.FindJava(context.Background()); err != nil {
-			noServer = err.Error()
-			return m.Run()
-		}
-	}
-	return ddblocal.RunTests(dropWorldAfter{m})
-}
-
-// noServer says why there is no DynamoDB Local ("" when there is one).
-var noServer string
 
 type dropWorldAfter struct{ m *testing.M }
 
@@ -86,18 +69,16 @@ const keepPrefixEnv = "OPSDECK_BENCH_PREFIX"
 // Java (and no OPSDECK_TEST_ENDPOINT) the benchmark is skipped.
 func setupWorld(b *testing.B) {
 	b.Helper()
-	if noServer != "" {
-		b.Skipf("no DynamoDB Local: %s", noServer)
-	}
-	world.once.Do(func() { world.err = seedWorld(b) })
+	endpoint := ddblocal.TestEndpoint(b) // may skip the benchmark: before the Once
+	world.once.Do(func() { world.err = seedWorld(b, endpoint) })
 	if world.err != nil {
 		b.Fatalf("seeding: %v", world.err)
 	}
 }
 
-func seedWorld(b *testing.B) error {
+func seedWorld(b *testing.B, endpoint string) error {
 	ctx := context.Background()
-	world.endpoint = ddblocal.TestEndpoint()
+	world.endpoint = endpoint
 	conn, err := data.ConnectLocal(ctx, world.endpoint)
 	if err != nil {
 		return err

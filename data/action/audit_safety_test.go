@@ -143,7 +143,7 @@ func TestAuditLogRefusesToBeRedirected(t *testing.T) {
 func TestAuditLogNamesTheEndpointWithoutItsPassword(t *testing.T) {
 	w := newWorld(t, data.TableSessions)
 	w.put(data.TableSessions, runningSession("sess_pw"))
-	ep := strings.Replace(ddblocal.TestEndpoint(), "://", "://opsuser:hunter2@", 1)
+	ep := strings.Replace(ddblocal.TestEndpoint(t), "://", "://opsuser:hunter2@", 1)
 	conn, err := data.Connect(w.ctx, data.ConnOptions{Endpoint: ep, Region: "us-east-1"})
 	if err != nil {
 		t.Fatal(err)

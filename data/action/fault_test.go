@@ -36,7 +36,7 @@ func TestExecuteReportsInfrastructureFailuresClearly(t *testing.T) {
 	}
 	tables, _ := data.ResolveTables("dev", nil)
 
-	conn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1", HTTPClient: &http.Client{Transport: throttler{}}})
+	conn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1", HTTPClient: &http.Client{Transport: throttler{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestExecuteReportsInfrastructureFailuresClearly(t *testing.T) {
 	}
 
 	// The table does not exist: a clear line, not a guard failure.
-	real, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint())
+	real, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,7 +88,7 @@ func lossyExecutor(t *testing.T, w *world, l *lossy) (*Executor, *AuditLog) {
 	t.Helper()
 	l.base = http.DefaultTransport.(*http.Transport).Clone()
 	l.seen = map[[32]byte]bool{}
-	conn, err := data.Connect(w.ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1", HTTPClient: &http.Client{Transport: l}})
+	conn, err := data.Connect(w.ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1", HTTPClient: &http.Client{Transport: l}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,10 +39,7 @@ func newWorld(t *testing.T, ids ...data.TableID) *world {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
-	endpoint := ddblocal.TestEndpoint()
-	if endpoint == "" {
-		t.Fatal("no DynamoDB Local endpoint (TestMain must run ddblocal.RunTests)")
-	}
+	endpoint := ddblocal.TestEndpoint(t)
 	conn, err := data.ConnectLocal(ctx, endpoint)
 	if err != nil {
 		t.Fatalf("connect: %v", err)

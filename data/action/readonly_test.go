@@ -37,7 +37,7 @@ func TestReadOnlyExecuteSendsNoRequest(t *testing.T) {
 	defer cancel()
 	rec := &recorder{next: http.DefaultTransport}
 	connect := func(readOnly bool) *data.Conn {
-		c, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1",
+		c, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1",
 			HTTPClient: &http.Client{Transport: rec}, ReadOnly: readOnly})
 		if err != nil {
 			t.Fatal(err)

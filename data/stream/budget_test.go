@@ -160,6 +160,13 @@ func TestIdleCostIsFlatInShards(t *testing.T) {
 	if g := s.gap(); g != 250*time.Millisecond {
 		t.Errorf("busy shard: %v between polls, want 250ms", g)
 	}
+	// A shard of a big table that delivered a moment ago and then found
+	// nothing keeps its own backoff, not the table's share (500 s here).
+	warm := idleReader(t, 1000, RateFull, o)
+	warm.idle, warm.lastBusy = 1, time.Now()
+	if g := warm.idleGap(); g > 600*time.Millisecond {
+		t.Errorf("a shard busy a moment ago waits %v after one empty poll, want ≤ 500ms (+jitter)", g)
+	}
 	slow := idleReader(t, 1, RateSlow, o)
 	if g := slow.idleGap(); g < 10*time.Second {
 		t.Errorf("slow table: %v between polls, want ≥ 10s", g)

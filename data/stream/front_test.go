@@ -21,7 +21,7 @@ import (
 // in pages of 3), every write of two tables arrives exactly once, in order
 // per key.
 func TestLineageThroughRollingFront(t *testing.T) {
-	front := streamtest.NewFront(ddblocal.TestEndpoint(), streamtest.FrontOptions{
+	front := streamtest.NewFront(ddblocal.TestEndpoint(t), streamtest.FrontOptions{
 		RecordsPerGen: 40, Split: 2, SplitEvery: 3, MaxOpenShards: 16, PageSize: 3, Seed: 1,
 	})
 	readConn := testConn(t, "", data.ConnOptions{HTTPClient: front.Client()})
@@ -53,7 +53,7 @@ func TestLineageThroughRollingFront(t *testing.T) {
 // positions where AWS would, a closed shard read to its end gives no
 // NextShardIterator, and the injected faults are AWS's own errors.
 func TestFrontPresentsProductionShapes(t *testing.T) {
-	front := streamtest.NewFront(ddblocal.TestEndpoint(), streamtest.FrontOptions{Split: 2, SplitEvery: 2, PageSize: 2, Seed: 9})
+	front := streamtest.NewFront(ddblocal.TestEndpoint(t), streamtest.FrontOptions{Split: 2, SplitEvery: 2, PageSize: 2, Seed: 9})
 	conn := testConn(t, "", data.ConnOptions{HTTPClient: front.Client()})
 	tables := testTables(t, conn, data.TableSessions)
 	ctx := context.Background()

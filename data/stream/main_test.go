@@ -49,7 +49,7 @@ func testTables(t testing.TB, conn *data.Conn, ids ...data.TableID) data.Tables 
 func testConn(t testing.TB, endpoint string, o data.ConnOptions) *data.Conn {
 	t.Helper()
 	if endpoint == "" {
-		endpoint = ddblocal.TestEndpoint()
+		endpoint = ddblocal.TestEndpoint(t)
 	}
 	o.Endpoint, o.Region = endpoint, "us-east-1"
 	if o.HTTPClient != nil {

@@ -21,11 +21,7 @@ func TestRecoversAfterServerRestart(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	srv, err := ddblocal.Start(ctx, ddblocal.Options{DBPath: t.TempDir()})
-	if err != nil {
-		t.Fatalf("starting DynamoDB Local: %v", err)
-	}
-	t.Cleanup(func() { _ = srv.Stop() })
+	srv := ddblocal.StartTest(ctx, t, ddblocal.Options{DBPath: t.TempDir()})
 
 	conn := testConn(t, srv.Endpoint(), data.ConnOptions{})
 	ids := []data.TableID{data.TableSessions, data.TableEvents}

@@ -57,7 +57,14 @@ type shardReader struct {
 	size       sizer     // GetRecords' Limit, sized to what can arrive
 	idle       int       // consecutive polls that found nothing
 	busy       bool      // the last poll delivered
+	lastBusy   time.Time // when a poll last found records
 }
+
+// warmFor is how long after its last record a shard keeps its own idle
+// backoff (up to IdlePollMax) before it takes only its share of the
+// table's idle budget: a busy shard that finds nothing once must not
+// wait N/TableIdleRate seconds for the next write.
+const warmFor = 15 * time.Second
 
 func (s *shardReader) position() position {
 	switch {
@@ -195,12 +202,12 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 		}
 		if len(out.Records) >= int(limit) {
 			// A full batch: more is waiting, read on as soon as allowed.
-			s.busy, s.idle = true, 0
+			s.busy, s.idle, s.lastBusy = true, 0, callStart
 			next = callStart.Add(s.t.opts.shardGap())
 			continue
 		}
 		if n > 0 || len(out.Records) > 0 {
-			s.busy, s.idle = true, 0
+			s.busy, s.idle, s.lastBusy = true, 0, callStart
 		} else {
 			s.busy = false
 			s.idle++
@@ -234,9 +241,10 @@ func (s *shardReader) gap() time.Duration {
 }
 
 // idleGap is the pause of an idle shard: doubling from PollInterval to
-// IdlePollMax, and never so short that the table's idle shards together
-// pass TableIdleRate (a tenth of it for a table read slowly), with a
-// little jitter (only ever longer) so many shards do not poll in step.
+// IdlePollMax, and — once the shard has been idle for warmFor — never so
+// short that the table's idle shards together pass TableIdleRate (a tenth
+// of it for a table read slowly), with a little jitter (only ever longer)
+// so many shards do not poll in step.
 func (s *shardReader) idleGap() time.Duration {
 	o := s.t.opts
 	g := o.PollInterval << min(max(s.idle, 1), 8)
@@ -246,8 +254,10 @@ func (s *shardReader) idleGap() time.Duration {
 		g = max(g, o.SlowPollInterval)
 		rate /= 10
 	}
-	share := time.Duration(float64(s.tr.openShards()) / rate * float64(time.Second))
-	g = max(g, share)
+	if s.lastBusy.IsZero() || time.Since(s.lastBusy) >= warmFor {
+		share := time.Duration(float64(s.tr.openShards()) / rate * float64(time.Second))
+		g = max(g, share)
+	}
 	return g + time.Duration(rand.Int64N(int64(g)/5+1))
 }
 

@@ -17,7 +17,7 @@ import (
 // Re-opening them at LATEST would skip those writes silently. After the
 // faults stop, every write must arrive exactly once (or a gap be reported).
 func TestStallBeforeFirstRecordLosesNothing(t *testing.T) {
-	front := streamtest.NewFront(ddblocal.TestEndpoint(), streamtest.FrontOptions{
+	front := streamtest.NewFront(ddblocal.TestEndpoint(t), streamtest.FrontOptions{
 		RecordsPerGen: 30, Split: 2, SplitEvery: 2, MaxOpenShards: 16, InitialShards: 4, Seed: 5,
 	})
 	readConn := testConn(t, "", data.ConnOptions{HTTPClient: front.Client()})

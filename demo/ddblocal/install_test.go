@@ -7,7 +7,9 @@ import (
 	"context"
 	"crypto/sha512"
 	"encoding/base64"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -142,6 +144,9 @@ func TestInstallRefusesTamperedTarball(t *testing.T) {
 func TestInstallFromNpmConcurrently(t *testing.T) {
 	if testing.Short() {
 		t.Skip("downloads a 56 MB npm package")
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		cannotRun(t, fmt.Errorf("%w: %v", ErrNoNpm, err))
 	}
 	t.Setenv("OPSDECK_CACHE", t.TempDir())
 	t.Setenv(TarballEnv, "")

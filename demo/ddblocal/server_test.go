@@ -91,10 +91,7 @@ func createAndPut(ctx context.Context, t *testing.T, db *dynamodb.Client, table 
 
 func TestStartStopLeavesNoProcess(t *testing.T) {
 	ctx := testCtx(t)
-	srv, err := Start(ctx, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := StartTest(ctx, t, Options{})
 	pid := srv.PID()
 	if pid == 0 {
 		t.Fatal("no pid for a running server")
@@ -131,11 +128,7 @@ func TestStartStopLeavesNoProcess(t *testing.T) {
 
 func TestRestartKeepsDataWithDBPath(t *testing.T) {
 	ctx := testCtx(t)
-	srv, err := Start(ctx, Options{DBPath: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
+	srv := StartTest(ctx, t, Options{DBPath: t.TempDir()})
 	port, pid := srv.Port(), srv.PID()
 	createAndPut(ctx, t, client(srv.Endpoint()), "restart-me")
 
@@ -162,11 +155,7 @@ func TestRestartKeepsDataWithDBPath(t *testing.T) {
 
 func TestInMemoryRestartForgets(t *testing.T) {
 	ctx := testCtx(t)
-	srv, err := Start(ctx, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
+	srv := StartTest(ctx, t, Options{})
 	createAndPut(ctx, t, client(srv.Endpoint()), "forget-me")
 	if err := srv.Restart(ctx); err != nil {
 		t.Fatal(err)
@@ -182,12 +171,8 @@ func TestInMemoryRestartForgets(t *testing.T) {
 
 func TestStartOnTakenPortFails(t *testing.T) {
 	ctx := testCtx(t)
-	a, err := Start(ctx, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Stop()
-	_, err = Start(ctx, Options{Port: a.Port()})
+	a := StartTest(ctx, t, Options{})
+	_, err := Start(ctx, Options{Port: a.Port()})
 	if err == nil {
 		t.Fatal("second server on the same port started")
 	}
@@ -208,6 +193,7 @@ func TestOwnerCrashKillsJava(t *testing.T) {
 		fmt.Println("PID", srv.PID())
 		os.Exit(3) // no Stop: the kernel must clean up
 	}
+	needJava(t)
 	ctx := testCtx(t)
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestOwnerCrashKillsJava$")
 	cmd.Env = append(os.Environ(), "DDBLOCAL_CRASH_CHILD=1")

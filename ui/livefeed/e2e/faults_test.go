@@ -20,6 +20,7 @@ import (
 	"opsdeck/themes"
 	"opsdeck/ui"
 	"opsdeck/ui/livefeed"
+	"opsdeck/ui/uitest"
 	"opsdeck/views"
 )
 
@@ -39,7 +40,7 @@ func TestRootModelGetsGroundTruthUnderFaults(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	writeConn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint())
+	writeConn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestRootModelGetsGroundTruthUnderFaults(t *testing.T) {
 	// The SDK refuses a plain *http.Client when AWS_CA_BUNDLE is set;
 	// DynamoDB Local is plain HTTP, so the bundle is irrelevant here.
 	t.Setenv("AWS_CA_BUNDLE", "")
-	readConn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(), Region: "us-east-1", HTTPClient: ft.Client()})
+	readConn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1", HTTPClient: ft.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +70,9 @@ func TestRootModelGetsGroundTruthUnderFaults(t *testing.T) {
 	go func() { defer close(tailed); _ = tl.Run(ctx, feed) }()
 	defer func() { cancel(); feed.Close(); <-tailed }()
 
-	d.start(t)
-	sessions := d.m.Pane(views.PaneSessions)
-	live := d.m.Pane(views.PaneStream).(*views.Stream).Live()
+	d.Start(120, 40)
+	sessions := d.Model.Pane(views.PaneSessions)
+	live := d.Model.Pane(views.PaneStream).(*views.Stream).Live()
 	d.until(t, 60*time.Second, "every stream live and the Sessions pane loaded", func() bool {
 		for _, id := range ids {
 			if h, ok := live.Health(id); !ok || h.State != stream.StateLive {
@@ -157,87 +158,44 @@ func TestRootModelGetsGroundTruthUnderFaults(t *testing.T) {
 	}
 }
 
-// driver runs a root model the way tea.Program does — every command on its
-// own goroutine, batches fanned out, every message back into Update on one
-// goroutine (the test's) — so the test can wait on the model's state with
-// deadlines, without sleeps.
+// driver is uitest.Live over the root model (its feed never settles),
+// recording what the model was given.
 type driver struct {
-	ctx  context.Context
-	m    ui.Model
-	msgs chan tea.Msg
+	*uitest.Live[ui.Model]
 	// received is every record the model was given, in order.
 	received  []stream.Record
 	sawHealth map[stream.State]bool
 }
 
 func newDriver(ctx context.Context, m ui.Model) *driver {
-	return &driver{ctx: ctx, m: m, msgs: make(chan tea.Msg, 256), sawHealth: map[stream.State]bool{}}
-}
-
-func (d *driver) start(t *testing.T) {
-	d.update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	d.run(d.m.Init())
-}
-
-func (d *driver) run(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	go func() {
-		msg := cmd()
-		if b, ok := msg.(tea.BatchMsg); ok {
-			for _, c := range b {
-				d.run(c)
+	d := &driver{Live: uitest.NewLive(ctx, m), sawHealth: map[stream.State]bool{}}
+	d.Seen = func(msg tea.Msg) {
+		if b, ok := msg.(livefeed.BatchMsg); ok {
+			d.received = append(d.received, b.Records...)
+			for _, h := range b.Health {
+				d.sawHealth[h.State] = true
 			}
-			return
-		}
-		if msg == nil {
-			return
-		}
-		select {
-		case d.msgs <- msg:
-		case <-d.ctx.Done():
-		}
-	}()
-}
-
-func (d *driver) update(msg tea.Msg) {
-	if b, ok := msg.(livefeed.BatchMsg); ok {
-		d.received = append(d.received, b.Records...)
-		for _, h := range b.Health {
-			d.sawHealth[h.State] = true
 		}
 	}
-	nm, cmd := d.m.Update(msg)
-	d.m = nm.(ui.Model)
-	d.run(cmd)
+	return d
 }
 
 // until feeds the model messages until cond holds, failing after timeout.
-func (d *driver) until(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+func (d *driver) until(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	for !cond() {
-		select {
-		case msg := <-d.msgs:
-			d.update(msg)
-		case <-deadline.C:
-			t.Fatalf("timed out after %v waiting for %s (%d records received)", timeout, what, len(d.received))
-		}
-	}
+	d.Until(t, timeout, what, cond, func() string { return fmt.Sprintf("%d records received", len(d.received)) })
 }
 
 // paneRows walks the cursor over every row of pane id (which must be the
 // shown one) and returns the rows, each in canonical text form, sorted.
-func (d *driver) paneRows(t *testing.T, id views.PaneID) []string {
+func (d *driver) paneRows(t testing.TB, id views.PaneID) []string {
 	t.Helper()
-	if d.m.Active() != id {
+	if d.Model.Active() != id {
 		t.Fatalf("pane %s is not shown", id.Name())
 	}
-	p := d.m.Pane(id)
+	p := d.Model.Pane(id)
 	n := p.Status().Visible
-	d.update(tea.KeyPressMsg{Code: tea.KeyHome})
+	d.Update(tea.KeyPressMsg{Code: tea.KeyHome})
 	var rows []string
 	for i := 0; i < n; i++ {
 		it, ok := p.Selected()
@@ -245,14 +203,14 @@ func (d *driver) paneRows(t *testing.T, id views.PaneID) []string {
 			t.Fatalf("no row under the cursor at %d of %d", i, n)
 		}
 		rows = append(rows, streamtest.Canon(it))
-		d.update(tea.KeyPressMsg{Code: tea.KeyDown})
+		d.Update(tea.KeyPressMsg{Code: tea.KeyDown})
 	}
 	sort.Strings(rows)
 	return rows
 }
 
 // scanAll is every item of a table (consistent), in canonical text form, sorted.
-func scanAll(t *testing.T, conn *data.Conn, name string) []string {
+func scanAll(t testing.TB, conn *data.Conn, name string) []string {
 	t.Helper()
 	var out []string
 	var start map[string]types.AttributeValue

@@ -56,7 +56,7 @@ type Sink = stream.Sink
 func newRigSink(t testing.TB, wrap func(Sink) Sink, ids ...data.TableID) *rig {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint())
+	conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint(t))
 	if err != nil {
 		t.Fatal(err)
 	}
