@@ -139,9 +139,9 @@ func start(f flags) error {
 		defer lf.Close()
 		logw = lf
 	}
-	slog := newStartupLog(logw)
-	slog.phase("config, keys, theme", began)
-	defer slog.exit()
+	boot := newStartupLog(logw)
+	boot.phase("config, keys, theme", began)
+	defer boot.exit()
 
 	// One context for everything that runs behind the UI (the demo server,
 	// the simulator, the stream reader) and the UI itself. SIGTERM and
@@ -159,7 +159,7 @@ func start(f flags) error {
 		Endpoint: firstNonEmpty(f.endpoint, cfg.EndpointURL),
 		DebugLog: logw,
 		ReadOnly: readOnly,
-		OnCall:   slog.call,
+		OnCall:   boot.call,
 	}
 	var scopes ui.Scopes
 	if f.demo {
@@ -196,7 +196,7 @@ func start(f flags) error {
 	if err != nil {
 		return err
 	}
-	slog.phase("connect (AWS config, clients)", connecting)
+	boot.phase("connect (AWS config, clients)", connecting)
 
 	// The live tail: the reader runs behind the UI and hands records to the
 	// feed, which batches them into the program. It stops before the demo
@@ -221,12 +221,12 @@ func start(f flags) error {
 		// between the first page's read and the stream's first iterator
 		// reaches the pane with the item's next change or a reload.
 		select {
-		case <-slog.settled:
+		case <-boot.settled:
 		case <-time.After(tailStartLatest):
 		case <-tailCtx.Done():
 			return
 		}
-		slog.event("stream reader started")
+		boot.event("stream reader started")
 		tail.Run(tailCtx, feed)
 	}()
 
@@ -255,9 +255,9 @@ func start(f flags) error {
 		DebugLog:         logw,
 		Demand:           tail.SetDemand,
 	})
-	slog.event("console built")
+	boot.event("console built")
 	profile, fullProfile := colorProfile(os.Stdout, os.Environ())
-	p := tea.NewProgram(timedModel{Model: m, log: slog}, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile))
+	p := tea.NewProgram(timedModel{Model: m, log: boot}, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile))
 	if fullProfile != nil {
 		go func() {
 			if full := fullProfile(); full != profile {
@@ -270,7 +270,7 @@ func start(f flags) error {
 	// set up the terminal and started its loop: it is what the operator is
 	// waiting for. The program is then given no Init command to run again.
 	go runInit(m.Init(), p.Send)
-	slog.event("Init run (the first page's query is on its way)")
+	boot.event("Init run (the first page's query is on its way)")
 	final, err := p.Run()
 	if path := os.Getenv("OPSDECK_MEMPROFILE"); path != "" {
 		// What the console holds at the end (its rows): the model is still
