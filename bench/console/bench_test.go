@@ -322,7 +322,7 @@ func BenchmarkLoadAll(b *testing.B) {
 				n := 0
 				req := data.PageRequest{Limit: limit}
 				for {
-					p, err := store.SessionsByProject(ctx, bigProject, req)
+					p, err := store.Page(ctx, data.SessionsByProject(bigProject), req)
 					if err != nil {
 						b.Fatal(data.Describe(err))
 					}

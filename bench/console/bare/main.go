@@ -40,13 +40,13 @@ func run(endpoint, table string) error {
 	if err != nil {
 		return err
 	}
-	page, err := data.NewStore(conn, tables).SessionsByStatus(ctx, data.SessionRunning, data.PageRequest{})
+	page, err := data.NewStore(conn, tables).Page(ctx, data.SessionsByStatus(data.SessionRunning), data.PageRequest{})
 	if err != nil {
 		return fmt.Errorf("%s", data.Describe(err))
 	}
 	w := bufio.NewWriter(os.Stdout)
 	for _, s := range page.Items {
-		fmt.Fprintln(w, s.SessionID)
+		fmt.Fprintln(w, s.ID())
 	}
 	return w.Flush()
 }
