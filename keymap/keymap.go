@@ -27,7 +27,7 @@ type Map struct {
 	Mark, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
 	SortNext, SortReverse, Pause, Scan          key.Binding
 	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
-	// contexts).
+	// contexts, the project's record).
 	NextView key.Binding
 
 	// Actions are the keys that start the guarded actions. Which ones
@@ -77,7 +77,7 @@ func Default() Map {
 		SortReverse: bind("reverse sort", "<"),
 		Pause:       bind("pause stream", "space"),
 		Scan:        bind("scan table", "S"),
-		NextView:    bind("sessions / API keys / contexts", "v"),
+		NextView:    bind("sessions / keys / contexts / project", "v"),
 
 		Confirm: bind("confirm", "y"),
 		Deny:    bind("cancel", "n", "esc"),

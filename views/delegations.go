@@ -169,6 +169,9 @@ func (p *Delegations) ShowConsumers(consumer string) tea.Cmd {
 }
 
 func (p *Delegations) Title() string {
+	if t := p.lookupTitle(); t != "" {
+		return t
+	}
 	switch p.cur {
 	case subSubscriptions:
 		if p.customer != "" {

@@ -75,6 +75,9 @@ func (p *Inbox) Show(userID, typePrefix, statusPrefix string) tea.Cmd {
 }
 
 func (p *Inbox) Title() string {
+	if t := p.lookupTitle(); t != "" {
+		return t
+	}
 	if p.user == "" {
 		return "Inbox"
 	}

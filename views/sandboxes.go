@@ -110,5 +110,8 @@ func (p *Sandboxes) Show(by, value string) tea.Cmd {
 }
 
 func (p *Sandboxes) Title() string {
+	if t := p.lookupTitle(); t != "" {
+		return t
+	}
 	return "Sandboxes · " + p.by + " " + p.value
 }

@@ -71,7 +71,7 @@ var _ Scanner = (*base)(nil)
 // defaultTables is the table each pane's lists read, by list index, for
 // `S` before a list has a scope (Runs before a user is chosen).
 var defaultTables = map[PaneID][]data.TableID{
-	PaneSessions:    {data.TableSessions, data.TableAPIKeys, data.TableContexts},
+	PaneSessions:    {data.TableSessions, data.TableAPIKeys, data.TableContexts, data.TableProjects},
 	PaneRuns:        {data.TableGraphRuns},
 	PaneInbox:       {data.TableEvents},
 	PaneDelegations: {data.TableDelegations, data.TableSubscriptions, data.TableConsumers},

@@ -22,6 +22,7 @@ const (
 	subSessions = iota
 	subAPIKeys
 	subContexts
+	subProject
 )
 
 // Sessions lists Wallcrawler sessions by project (newest first), by stored
@@ -173,10 +174,12 @@ func NewSessions(c *Context, projectID, status string) *Sessions {
 		newList(c, PaneSessions, "sessions", sessionColumns(), sessionRow),
 		newList(c, PaneSessions, "API keys", apiKeyColumns(), apiKeyRow),
 		newList(c, PaneSessions, "contexts", contextColumns(), contextRow),
+		newList(c, PaneSessions, "projects", projectColumns(), projectRow),
 	}
 	v := c.Keys.NextView.Help().Key // as rebound
-	p.lists[subAPIKeys].hint = "API keys are listed per project: :sessions <projectId>, then " + v
-	p.lists[subContexts].hint = "contexts are listed per project: :sessions <projectId>, then " + v
+	p.lists[subAPIKeys].hint = "API keys are listed per project: :sessions <projectId>, then " + v + " — or :apikey <hash>"
+	p.lists[subContexts].hint = "contexts are listed per project: :sessions <projectId>, then " + v + " — or :context <id>"
+	p.lists[subProject].hint = "no project in scope — :project <projectId>"
 	p.header = p.quotaLine
 	if projectID != "" {
 		p.scopeProject(projectID)
@@ -230,6 +233,9 @@ func (p *Sessions) scopeProject(projectID string) {
 	// it names this project.
 	p.lists[subContexts].setScope(data.ContextsOfProject(id), nil)
 	p.lists[subContexts].fixColumns("project")
+	// The project's own record, for its detail and its transitions.
+	p.lists[subProject].setScope(data.ProjectByID(id), nil)
+	p.lists[subProject].missing = "no project with id " + id
 	p.cur = subSessions
 }
 
@@ -238,6 +244,7 @@ func (p *Sessions) scopeStatus(status string) {
 	p.resetQuota(0)
 	p.lists[subAPIKeys].clearScope()
 	p.lists[subContexts].clearScope()
+	p.lists[subProject].clearScope()
 	st := status
 	p.setScope(subSessions, data.SessionsByStatus(st), nil)
 	p.lists[subSessions].naturalOrder("expires", false) // status-expiresAt-index, soonest first
@@ -248,6 +255,7 @@ func (p *Sessions) scopeSession(sessionID string) {
 	p.resetQuota(0)
 	p.lists[subAPIKeys].clearScope()
 	p.lists[subContexts].clearScope()
+	p.lists[subProject].clearScope()
 	id := sessionID
 	p.setScope(subSessions, data.SessionByID(id), nil)
 	p.lists[subSessions].naturalOrder("", false)
@@ -351,16 +359,22 @@ func (p *Sessions) Update(msg tea.Msg) tea.Cmd {
 func (p *Sessions) Help() []key.Binding { return []key.Binding{p.ctx.Keys.NextView} }
 
 // Title names the scope: "Sessions · project p-1", "Sessions · status
-// RUNNING", "API keys · project p-1".
+// RUNNING", "API keys · project p-1", or what a lookup found ("API keys ·
+// key …").
 func (p *Sessions) Title() string {
-	what := []string{"Sessions", "API keys", "Contexts"}[p.cur]
+	if t := p.lookupTitle(); t != "" {
+		return t
+	}
+	what := []string{"Sessions", "API keys", "Contexts", "Project"}[p.cur]
 	switch {
 	case p.project != "":
 		return what + " · project " + p.project
 	case p.sessionID != "":
 		return what + " · session " + p.sessionID
+	case p.status != "":
+		return what + " · status " + p.status + " (soonest expiry first)"
 	}
-	return what + " · status " + p.status + " (soonest expiry first)"
+	return what
 }
 
 // quotaLine is the header: the project's concurrency quota beside its count
