@@ -23,6 +23,13 @@ const (
 	VerbSubscriptions Verb = "subscriptions"
 	VerbConsumers     Verb = "consumers"
 	VerbSandboxes     Verb = "sandboxes"
+	VerbAPIKey        Verb = "apikey"
+	VerbContext       Verb = "context"
+	VerbProject       Verb = "project"
+	VerbEvent         Verb = "event"
+	VerbSandbox       Verb = "sandbox"
+	VerbDelegation    Verb = "delegation"
+	VerbSubscription  Verb = "subscription"
 	VerbStream        Verb = "stream"
 	VerbAudit         Verb = "audit"
 	VerbScan          Verb = "scan"
@@ -36,6 +43,9 @@ type Command struct {
 	// Arg is the positional argument: a project id, session id, user id,
 	// run id, audience, customer, consumer or table id.
 	Arg string
+	// Arg2 is the second positional argument of the verbs that take two
+	// (:event <userId> <sortKey or eventId>).
+	Arg2 string
 	// Opt and Value hold the key=value option a verb was given (status=,
 	// track=, key=): sessions and sandboxes take at most one, because each
 	// option selects one index.
@@ -61,6 +71,11 @@ type verbSpec struct {
 	// argIsOpt: a verb whose only argument may be either a positional or an
 	// option (":sessions proj_1" or ":sessions status=RUNNING"), never both.
 	argOrOpt bool
+	// two: the verb takes two positional arguments, both required.
+	two bool
+	// argOrOptNeeded: a verb whose argument and option are each optional
+	// but one of them must be given.
+	oneNeeded bool
 }
 
 var verbs = []verbSpec{
@@ -70,9 +85,16 @@ var verbs = []verbSpec{
 	{verb: VerbRun, usage: ":run <runId>", arg: "required"},
 	{verb: VerbInbox, usage: ":inbox <userId> [type=<prefix>] [status=<prefix>]", arg: "required", opts: []string{"type", "status"}},
 	{verb: VerbDelegations, usage: ":delegations <audience>", arg: "required"},
-	{verb: VerbSubscriptions, usage: ":subscriptions <customer>", arg: "required"},
-	{verb: VerbConsumers, usage: ":consumers <consumer>", arg: "required"},
+	{verb: VerbSubscriptions, usage: ":subscriptions [customer] [provider=<did>]", arg: "optional", opts: []string{"provider"}, oneNeeded: true},
+	{verb: VerbSubscription, usage: ":subscription <subscription>", arg: "required"},
+	{verb: VerbConsumers, usage: ":consumers <consumer>|provider=<did>", arg: "optional", opts: []string{"provider"}, argOrOpt: true, oneNeeded: true},
+	{verb: VerbDelegation, usage: ":delegation <link>", arg: "required"},
 	{verb: VerbSandboxes, usage: ":sandboxes [status=S|track=T|key=K]", opts: []string{"status", "track", "key"}},
+	{verb: VerbSandbox, usage: ":sandbox <sandbox_id>", arg: "required"},
+	{verb: VerbEvent, usage: ":event <userId> <sortKey|eventId>", arg: "required", two: true},
+	{verb: VerbProject, usage: ":project <projectId>", arg: "required"},
+	{verb: VerbAPIKey, usage: ":apikey <apiKeyHash>", arg: "required"},
+	{verb: VerbContext, usage: ":context <contextId>", arg: "required"},
 	{verb: VerbStream, usage: ":stream [table]", arg: "optional"},
 	{verb: VerbAudit, usage: ":audit [n]", arg: "optional"},
 	{verb: VerbQuit, aliases: []string{"quit", "q!"}, usage: ":q"},
@@ -163,16 +185,31 @@ func ParseCommand(line string) (Command, error) {
 		if spec.arg == "" {
 			return Command{}, usage(":%s takes no argument \"%s\"", spec.verb, inert.String(t))
 		}
+		if cmd.Arg != "" && spec.two && cmd.Arg2 == "" {
+			cmd.Arg2 = t
+			continue
+		}
 		if cmd.Arg != "" {
 			return Command{}, usage("too many arguments (\"%s\")", inert.String(t))
 		}
 		cmd.Arg = t
 	}
-	if spec.arg == "required" && cmd.Arg == "" {
-		return Command{}, usage(":%s needs an argument", spec.verb)
+	if spec.arg == "required" && cmd.Arg == "" || spec.two && cmd.Arg2 == "" {
+		n := "an argument"
+		if spec.two {
+			n = "two arguments"
+		}
+		return Command{}, usage(":%s needs %s", spec.verb, n)
+	}
+	if spec.oneNeeded && cmd.Arg == "" && cmd.Opt == "" {
+		return Command{}, usage(":%s needs an argument or %s=", spec.verb, spec.opts[0])
 	}
 	if spec.argOrOpt && cmd.Arg != "" && cmd.Opt != "" {
-		return Command{}, usage("give a project id or %s=, not both", cmd.Opt)
+		what := "a project id"
+		if spec.verb == VerbConsumers {
+			what = "a consumer"
+		}
+		return Command{}, usage("give %s or %s=, not both", what, cmd.Opt)
 	}
 	if spec.verb == VerbScan {
 		return scanCommand(cmd, usage)
@@ -191,7 +228,7 @@ func ParseCommand(line string) (Command, error) {
 // '=' somewhere (base64 ids do): only the option names of some verb count.
 func isOptKey(k string) bool {
 	switch strings.ToLower(k) {
-	case "status", "type", "track", "key", "segments":
+	case "status", "type", "track", "key", "segments", "provider":
 		return true
 	}
 	return false

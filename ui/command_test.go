@@ -102,7 +102,7 @@ func TestComplete(t *testing.T) {
 		want []string
 	}{
 		{"se", []string{"session", "sessions"}},
-		{"sa", []string{"sandboxes"}},
+		{"sa", []string{"sandbox", "sandboxes"}},
 		{"sandboxes st", []string{"sandboxes status="}},
 		{"sandboxes status=a", []string{"sandboxes status=allocated", "sandboxes status=available"}},
 		{"sandboxes status=al", []string{"sandboxes status=allocated"}},

@@ -52,10 +52,34 @@ func (m Model) run(line string) (tea.Model, tea.Cmd) {
 		return m, m.delegations.ShowDelegations(cmd.Arg)
 	case VerbSubscriptions:
 		m.active = views.PaneDelegations
-		return m, m.delegations.ShowSubscriptions(cmd.Arg)
+		return m, m.delegations.ShowCustomerSubscriptions(cmd.Arg, cmd.Value)
+	case VerbSubscription:
+		m.active = views.PaneDelegations
+		return m, m.delegations.ShowSubscription(cmd.Arg)
 	case VerbConsumers:
 		m.active = views.PaneDelegations
+		if cmd.Opt == "provider" {
+			return m, m.delegations.ShowProviderConsumers(cmd.Value)
+		}
 		return m, m.delegations.ShowConsumers(cmd.Arg)
+	case VerbDelegation:
+		m.active = views.PaneDelegations
+		return m, m.delegations.ShowDelegation(cmd.Arg)
+	case VerbSandbox:
+		m.active = views.PaneSandboxes
+		return m, m.sandboxes.ShowSandbox(cmd.Arg)
+	case VerbEvent:
+		m.active = views.PaneInbox
+		return m, m.inbox.ShowEvent(cmd.Arg, cmd.Arg2)
+	case VerbProject:
+		m.active = views.PaneSessions
+		return m, m.sessions.ShowProjectRecord(cmd.Arg)
+	case VerbAPIKey:
+		m.active = views.PaneSessions
+		return m, m.sessions.ShowAPIKey(cmd.Arg)
+	case VerbContext:
+		m.active = views.PaneSessions
+		return m, m.sessions.ShowContext(cmd.Arg)
 	case VerbSandboxes:
 		m.active = views.PaneSandboxes
 		return m, m.sandboxes.Show(cmd.Opt, cmd.Value)
