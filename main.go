@@ -11,11 +11,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
+	"strings"
 	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"opsdeck/config"
 	"opsdeck/data"
@@ -23,7 +27,6 @@ import (
 	"opsdeck/data/stream"
 	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
-	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui"
 	"opsdeck/ui/livefeed"
@@ -94,6 +97,14 @@ func run(args []string) int {
 }
 
 func start(f flags) error {
+	began := time.Now()
+	if path := os.Getenv("OPSDECK_CPUPROFILE"); path != "" {
+		stop, err := cpuProfile(path)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	cfg, err := config.Load(firstNonEmpty(f.configPath, config.DefaultPath()), f.configPath != "")
 	if err != nil {
 		return err
@@ -103,7 +114,7 @@ func start(f flags) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", cfg.Where(firstTableLine(cfg)), err)
 	}
-	keys := keymap.Default()
+	keys := ui.DefaultKeys()
 	if err := keys.Apply(keyBindings(cfg), keyLines(cfg), cfg.Path); err != nil {
 		return err
 	}
@@ -127,12 +138,18 @@ func start(f flags) error {
 		defer lf.Close()
 		logw = lf
 	}
+	boot := newStartupLog(logw)
+	boot.phase("config, keys, theme", began)
+	defer boot.exit()
 
 	// One context for everything that runs behind the UI (the demo server,
-	// the simulator, the stream reader). SIGTERM and SIGHUP cancel it so
-	// DynamoDB Local is stopped even when the terminal goes away; Ctrl-C is
-	// a key inside the UI.
-	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	// the simulator, the stream reader) and the UI itself. SIGTERM and
+	// SIGHUP cancel it so DynamoDB Local is stopped even when the terminal
+	// goes away; so does SIGINT from outside (Ctrl-C typed is a key inside
+	// the UI). The program's own signal handler is off: on SIGTERM it would
+	// race this context, and when the context won, its blocked send hung
+	// the exit for good.
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer cancel()
 
 	opts := data.ConnOptions{
@@ -141,6 +158,7 @@ func start(f flags) error {
 		Endpoint: firstNonEmpty(f.endpoint, cfg.EndpointURL),
 		DebugLog: logw,
 		ReadOnly: readOnly,
+		OnCall:   boot.call,
 	}
 	var scopes ui.Scopes
 	if f.demo {
@@ -172,10 +190,12 @@ func start(f flags) error {
 		go sim.Run(ctx)
 	}
 
+	connecting := time.Now()
 	conn, err := data.Connect(ctx, opts)
 	if err != nil {
 		return err
 	}
+	boot.phase("connect (AWS config, clients)", connecting)
 
 	// The live tail: the reader runs behind the UI and hands records to the
 	// feed, which batches them into the program. It stops before the demo
@@ -191,6 +211,21 @@ func start(f flags) error {
 	})
 	go func() {
 		defer close(tailDone)
+		// Stream discovery (DescribeTable of every table, DescribeStream, an
+		// iterator per shard) is a burst of calls the first rows do not
+		// need: started beside the first page it slowed that page several
+		// times over, on the server and on our two cores. It waits until
+		// the first page has been answered and drawn (or failed, or there
+		// was none to load), or tailStartLatest at most. A change written
+		// between the first page's read and the stream's first iterator
+		// reaches the pane with the item's next change or a reload.
+		select {
+		case <-boot.settled:
+		case <-time.After(tailStartLatest):
+		case <-tailCtx.Done():
+			return
+		}
+		boot.event("stream reader started")
 		tail.Run(tailCtx, feed)
 	}()
 
@@ -219,8 +254,29 @@ func start(f flags) error {
 		DebugLog:         logw,
 		Demand:           tail.SetDemand,
 	})
-	p := tea.NewProgram(m, tea.WithContext(ctx))
-	_, err = p.Run()
+	boot.event("console built")
+	profile, fullProfile := colorProfile(os.Stdout, os.Environ())
+	p := tea.NewProgram(timedModel{Model: m, log: boot}, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile))
+	if fullProfile != nil {
+		go func() {
+			if full := fullProfile(); full != profile {
+				p.Send(tea.ColorProfileMsg{Profile: full})
+				p.Send(tea.ClearScreen()) // cells drawn meanwhile are redrawn in full colour
+			}
+		}()
+	}
+	// The first page's query goes out now rather than once the program has
+	// set up the terminal and started its loop: it is what the operator is
+	// waiting for. The program is then given no Init command to run again.
+	go runInit(m.Init(), p.Send)
+	boot.event("Init run (the first page's query is on its way)")
+	final, err := p.Run()
+	if path := os.Getenv("OPSDECK_MEMPROFILE"); path != "" {
+		// What the console holds at the end (its rows): the model is still
+		// referenced here, so the profile's in-use figures include it.
+		writeHeapProfile(path, logw)
+		runtime.KeepAlive(final)
+	}
 	stopTail()
 	// Let the reader finish its calls before the demo server goes away (a
 	// call cut off by the server's exit only logs noise), but never hang
@@ -233,6 +289,84 @@ func start(f flags) error {
 		return nil
 	}
 	return err
+}
+
+// cpuProfile writes a Go CPU profile of the whole session to path (for
+// performance work: `go tool pprof bin/opsdeck path`).
+func cpuProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("OPSDECK_CPUPROFILE: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("OPSDECK_CPUPROFILE: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}
+
+// writeHeapProfile writes the heap in use to path (OPSDECK_MEMPROFILE);
+// failures go to the debug log, the session is over anyway.
+func writeHeapProfile(path string, logw io.Writer) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(logw, "OPSDECK_MEMPROFILE: %v\n", err)
+		return
+	}
+	defer f.Close()
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		fmt.Fprintf(logw, "OPSDECK_MEMPROFILE: %v\n", err)
+	}
+}
+
+// colorProfile is the terminal's colour profile as the program library
+// would detect it, but without asking tmux: inside tmux the library runs
+// `tmux info` (a subprocess, tens of milliseconds) before the first frame
+// is drawn. The first frames use the profile from the environment and
+// terminfo; full, when not nil, gives the complete answer (tmux included)
+// for the program to switch to.
+func colorProfile(out io.Writer, env []string) (fast colorprofile.Profile, full func() colorprofile.Profile) {
+	var noTmux []string
+	inTmux := false
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "TMUX=") {
+			inTmux = kv != "TMUX="
+			continue
+		}
+		noTmux = append(noTmux, kv)
+	}
+	fast = colorprofile.Detect(out, noTmux)
+	if !inTmux {
+		return fast, nil
+	}
+	return fast, func() colorprofile.Profile { return colorprofile.Detect(out, env) }
+}
+
+// tailStartLatest bounds how long the stream reader waits for the first
+// screen before it starts anyway.
+const tailStartLatest = 2 * time.Second
+
+// runInit runs the console's Init command as the program would have: a
+// batch's commands each on a goroutine of its own, every other message sent
+// to the program (which queues it until its loop runs).
+func runInit(cmd tea.Cmd, send func(tea.Msg)) {
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range batch {
+			go runInit(c, send)
+		}
+		return
+	}
+	if msg != nil {
+		send(msg)
+	}
 }
 
 func scopesFrom(r demo.SeedReport) ui.Scopes {

@@ -311,3 +311,26 @@ func TestNumbersHaveSaneRanges(t *testing.T) {
 		t.Errorf("a default is outside its range: %+v %+v", d.Stream, d.Actions)
 	}
 }
+
+// Table and env names: DynamoDB's characters, within their lengths.
+func TestNameChars(t *testing.T) {
+	for _, tc := range []struct {
+		s      string
+		lo, hi int
+		want   bool
+	}{
+		{"abc", 3, 255, true},
+		{"ab", 3, 255, false},
+		{strings.Repeat("a", 255), 3, 255, true},
+		{strings.Repeat("a", 256), 3, 255, false},
+		{"A-z_0.9", 1, 64, true},
+		{"", 1, 64, false},
+		{"my env", 1, 64, false},
+		{"é", 1, 64, false},
+		{"a/b", 1, 64, false},
+	} {
+		if got := nameChars(tc.s, tc.lo, tc.hi); got != tc.want {
+			t.Errorf("nameChars(%q, %d, %d) = %v", tc.s, tc.lo, tc.hi, got)
+		}
+	}
+}

@@ -140,15 +140,33 @@ func (d *decoder) str(n *yaml.Node, what string, dst *string) error {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
-// Env names become part of table names, so they must be valid there.
-var envNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+// nameChars reports whether s is between lo and hi bytes of letters,
+// digits, '_', '-' and '.', the characters of DynamoDB table names. (A
+// regular expression with {3,255} compiles into 255 copies of the class:
+// milliseconds of every start-up.)
+func nameChars(s string, lo, hi int) bool {
+	if len(s) < lo || len(s) > hi {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Env names become part of table names, so they must be valid there: 1 to
+// 64 of the table name characters.
 
 func (d *decoder) envName(n *yaml.Node, what string, dst *string) error {
 	var s string
 	if err := d.str(n, what, &s); err != nil {
 		return err
 	}
-	if !envNameRE.MatchString(s) {
+	if !nameChars(s, 1, 64) {
 		return d.errf(n, "%s %q: use letters, digits, '_', '-' or '.' (it goes into table names)", what, s)
 	}
 	*dst = s
@@ -347,8 +365,7 @@ func (d *decoder) envs(n *yaml.Node) error {
 	})
 }
 
-// DynamoDB's own rule for table names.
-var tableNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`)
+// DynamoDB's own rule for table names: 3 to 255 of its characters.
 
 func (d *decoder) tables(n *yaml.Node) error {
 	return d.pairs(n, "tables", func(k, v *yaml.Node) error {
@@ -357,7 +374,7 @@ func (d *decoder) tables(n *yaml.Node) error {
 		if err := d.str(v, "tables."+id, &name); err != nil {
 			return err
 		}
-		if !tableNameRE.MatchString(name) {
+		if !nameChars(name, 3, 255) {
 			return d.errf(v, "tables.%s: %q is not a valid DynamoDB table name (3-255 of letters, digits, '_', '-', '.')", id, name)
 		}
 		d.c.Tables[id] = name

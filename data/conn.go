@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -16,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	"github.com/aws/smithy-go/logging"
+	"github.com/aws/smithy-go/middleware"
 )
 
 // ConnOptions says where and as whom to connect. Empty fields fall back to
@@ -34,6 +37,21 @@ type ConnOptions struct {
 	HTTPClient *http.Client
 	// ReadOnly makes the data layer refuse every write (see Conn.CheckWrite).
 	ReadOnly bool
+	// OnCall, when set, hears of every API call once it has finished, and
+	// of the first credentials lookup (Op "credentials"). main uses it for
+	// the start-up timeline of the debug log. It runs on the caller's
+	// goroutine, so it must be quick and safe for concurrent use.
+	OnCall func(Call)
+}
+
+// Call is one finished API call (or credentials lookup), for
+// ConnOptions.OnCall.
+type Call struct {
+	Service string // "DynamoDB", "DynamoDB Streams" or "" for credentials
+	Op      string // "Query", "DescribeTable", …, "credentials"
+	Start   time.Time
+	Took    time.Duration // retries and signing included
+	Err     error
 }
 
 // Conn is one connection to DynamoDB and DynamoDB Streams.
@@ -179,7 +197,13 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 	// The HTTP client goes on the service clients, not on the shared config:
 	// LoadDefaultConfig refuses a plain *http.Client whenever AWS_CA_BUNDLE is
 	// set (it cannot add the bundle to an arbitrary RoundTripper).
+	if o.OnCall != nil && cfg.Credentials != nil {
+		cfg.Credentials = &timedCredentials{inner: cfg.Credentials, onCall: o.OnCall}
+	}
 	db := dynamodb.NewFromConfig(cfg, func(opt *dynamodb.Options) {
+		if o.OnCall != nil {
+			opt.APIOptions = append(opt.APIOptions, callTimer("DynamoDB", o.OnCall))
+		}
 		if o.HTTPClient != nil {
 			opt.HTTPClient = o.HTTPClient
 		}
@@ -192,6 +216,9 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		opt.DisableValidateResponseChecksum = local
 	})
 	streams := dynamodbstreams.NewFromConfig(cfg, func(opt *dynamodbstreams.Options) {
+		if o.OnCall != nil {
+			opt.APIOptions = append(opt.APIOptions, callTimer("DynamoDB Streams", o.OnCall))
+		}
 		if o.HTTPClient != nil {
 			opt.HTTPClient = o.HTTPClient
 		}
@@ -209,6 +236,41 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		ReadOnly:        o.ReadOnly,
 		Log:             logger,
 	}, nil
+}
+
+// callTimer times each call from its first middleware to its answer.
+func callTimer(service string, onCall func(Call)) func(*middleware.Stack) error {
+	return func(st *middleware.Stack) error {
+		return st.Initialize.Add(middleware.InitializeMiddlewareFunc("opsdeckCallTimer",
+			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				start := time.Now()
+				out, md, err := next.HandleInitialize(ctx, in)
+				onCall(Call{Service: service, Op: middleware.GetOperationName(ctx), Start: start, Took: time.Since(start), Err: err})
+				return out, md, err
+			}), middleware.Before)
+	}
+}
+
+// timedCredentials reports how long credentials took to find the first time
+// (a profile's SSO token, a role to assume, instance metadata): that is on
+// the critical path of the first call. Later lookups come from the cache
+// and are not reported.
+type timedCredentials struct {
+	inner    aws.CredentialsProvider
+	onCall   func(Call)
+	reported atomic.Bool
+}
+
+func (t *timedCredentials) Retrieve(ctx context.Context) (aws.Credentials, error) {
+	if t.reported.Load() {
+		return t.inner.Retrieve(ctx)
+	}
+	start := time.Now()
+	c, err := t.inner.Retrieve(ctx)
+	if !t.reported.Swap(true) {
+		t.onCall(Call{Op: "credentials", Start: start, Took: time.Since(start), Err: err})
+	}
+	return c, err
 }
 
 // ConnectLocal connects to a DynamoDB Local endpoint with dummy credentials.

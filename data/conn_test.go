@@ -4,10 +4,15 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+
+	"opsdeck/demo/ddblocal"
 )
 
 // Credentials in an endpoint URL never leave Connect: the Conn keeps the
@@ -69,5 +74,51 @@ func TestRedactURL(t *testing.T) {
 		if got := RedactURL(in); got != want {
 			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// OnCall hears of every call with its service, operation and outcome, and
+// of the credentials lookup once (later lookups come from the cache).
+func TestOnCallReportsEachCall(t *testing.T) {
+	var mu sync.Mutex
+	var calls []Call
+	conn, err := Connect(context.Background(), ConnOptions{
+		Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1",
+		OnCall: func(c Call) {
+			mu.Lock()
+			defer mu.Unlock()
+			calls = append(calls, c)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := conn.DB.ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil {
+		t.Fatal(err)
+	}
+	_, missing := conn.DB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("no-such-table-oncall")})
+	if missing == nil {
+		t.Fatal("DescribeTable of a missing table succeeded")
+	}
+	if _, err := conn.Streams.ListStreams(ctx, &dynamodbstreams.ListStreamsInput{}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var got []string
+	for _, c := range calls {
+		s := c.Service + "/" + c.Op
+		if c.Err != nil {
+			s += " failed"
+		}
+		if c.Took <= 0 || c.Start.IsZero() {
+			t.Errorf("%s: start %v, took %v", s, c.Start, c.Took)
+		}
+		got = append(got, s)
+	}
+	want := []string{"/credentials", "DynamoDB/ListTables", "DynamoDB/DescribeTable failed", "DynamoDB Streams/ListStreams"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("calls reported:\n got %v\nwant %v", got, want)
 	}
 }

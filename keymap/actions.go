@@ -3,6 +3,7 @@ package keymap
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,8 +29,9 @@ type action struct {
 	get  func(*Map) *key.Binding
 }
 
-// actions lists every rebindable action in help order. Names are snake_case,
-// the style of the YAML config; Rebind also accepts kebab-case.
+// actions lists the fixed rebindable actions in help order. Names are
+// snake_case, the style of the YAML config; Rebind also accepts kebab-case.
+// A Map's action keys (Map.Actions) follow them, then dialogActions.
 var actions = []action{
 	{"up", ctxGlobal, func(m *Map) *key.Binding { return &m.Up }},
 	{"down", ctxGlobal, func(m *Map) *key.Binding { return &m.Down }},
@@ -62,26 +64,77 @@ var actions = []action{
 	{"pause", ctxStream, func(m *Map) *key.Binding { return &m.Pause }},
 	{"scan", ctxList, func(m *Map) *key.Binding { return &m.Scan }},
 	{"next_view", ctxList, func(m *Map) *key.Binding { return &m.NextView }},
-	{"release", ctxList, func(m *Map) *key.Binding { return &m.Release }},
-	{"retry", ctxList, func(m *Map) *key.Binding { return &m.Retry }},
-	{"mark_deletion", ctxList, func(m *Map) *key.Binding { return &m.MarkDeletion }},
-	{"mark_failed", ctxList, func(m *Map) *key.Binding { return &m.MarkFailed }},
+}
+
+var dialogActions = []action{
 	{"confirm", ctxDialog, func(m *Map) *key.Binding { return &m.Confirm }},
 	{"deny", ctxDialog, func(m *Map) *key.Binding { return &m.Deny }},
 }
 
+// ActionKey is a key that starts guarded actions (several may share one:
+// the row's state picks). The keymap does not know which exist: they are
+// declared with the actions (data/action's Spec: Key, DefaultKey, Verb,
+// Dangerous) and ui.DefaultKeys turns the declarations into these. The
+// keymap stores them, rebinds them by Name and checks them for clashes.
+type ActionKey struct {
+	Name string // the config name, e.g. "release"
+	// Dangerous: the key opens a confirmation for a write, so confirm may
+	// not share it (Hazards), and read-only mode does not offer it.
+	Dangerous bool
+	Binding   key.Binding
+}
+
+// NewActionKey binds an action key to its default keys, with a help text.
+func NewActionKey(name, desc string, dangerous bool, keys ...string) ActionKey {
+	return ActionKey{Name: name, Dangerous: dangerous, Binding: bind(desc, keys...)}
+}
+
+// WithActions returns m with the action keys it does not have yet (by
+// name) appended, in order. Those it has are kept as they are: a config
+// file may have rebound them already. A key whose name is not snake_case,
+// or is a fixed binding's, is left out: it could not be rebound (ui's tests
+// hold every declared action to having its key).
+func (m Map) WithActions(keys []ActionKey) Map {
+	out := m
+	out.Actions = slices.Clone(m.Actions)
+	for _, k := range keys {
+		if k.Name == "" || normalName(k.Name) != k.Name {
+			continue
+		}
+		if _, taken := out.lookup(k.Name); !taken {
+			out.Actions = append(out.Actions, k)
+		}
+	}
+	return out
+}
+
+// all lists every rebindable action of m in help order: the fixed ones,
+// m's action keys (live in list panes), then the dialog's.
+func (m *Map) all() []action {
+	out := slices.Clone(actions)
+	for i, a := range m.Actions {
+		out = append(out, action{a.Name, ctxList, func(m *Map) *key.Binding { return &m.Actions[i].Binding }})
+	}
+	return append(out, dialogActions...)
+}
+
 // ActionNames returns every action name accepted by Rebind, in help order.
-func ActionNames() []string {
-	out := make([]string, len(actions))
-	for i, a := range actions {
+func (m Map) ActionNames() []string {
+	all := m.all()
+	out := make([]string, len(all))
+	for i, a := range all {
 		out[i] = a.name
 	}
 	return out
 }
 
-func lookup(name string) (action, bool) {
-	n := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
-	for _, a := range actions {
+func normalName(name string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
+}
+
+func (m *Map) lookup(name string) (action, bool) {
+	n := normalName(name)
+	for _, a := range m.all() {
 		if a.name == n {
 			return a, true
 		}
@@ -91,7 +144,7 @@ func lookup(name string) (action, bool) {
 
 // Binding returns a pointer to the binding of the named action, or nil.
 func (m *Map) Binding(name string) *key.Binding {
-	a, ok := lookup(name)
+	a, ok := m.lookup(name)
 	if !ok {
 		return nil
 	}
@@ -101,10 +154,13 @@ func (m *Map) Binding(name string) *key.Binding {
 // Rebind replaces the keys of one action. The help label follows the keys so
 // the help screen always shows what actually works.
 func (m *Map) Rebind(actionName string, keys []string) error {
-	a, ok := lookup(actionName)
+	a, ok := m.lookup(actionName)
 	if !ok {
-		return fmt.Errorf("unknown action %q (known: %s)", actionName, strings.Join(ActionNames(), ", "))
+		return fmt.Errorf("unknown action %q (known: %s)", actionName, strings.Join(m.ActionNames(), ", "))
 	}
+	// Map is a value, and copies share the action keys' array: change a
+	// copy of it, so that the Map this one was copied from keeps its keys.
+	m.Actions = slices.Clone(m.Actions)
 	clean := make([]string, 0, len(keys))
 	for _, k := range keys {
 		if k == " " {
@@ -179,7 +235,7 @@ func (m *Map) Apply(bindings map[string][]string, lines map[string]int, file str
 func firstPresent(bindings map[string][]string, names [2]string) string {
 	for i := 1; i >= 0; i-- {
 		for n := range bindings {
-			if a, ok := lookup(n); ok && a.name == names[i] {
+			if normalName(n) == names[i] {
 				return n
 			}
 		}

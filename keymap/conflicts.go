@@ -29,9 +29,10 @@ func overlaps(a, b context) bool {
 // key. The defaults have none (a test holds them to that).
 func (m Map) Conflicts() []Conflict {
 	var out []Conflict
-	for i := range actions {
-		for j := i + 1; j < len(actions); j++ {
-			a, b := actions[i], actions[j]
+	all := m.all()
+	for i := range all {
+		for j := i + 1; j < len(all); j++ {
+			a, b := all[i], all[j]
 			if !overlaps(a.ctx, b.ctx) {
 				continue
 			}
@@ -81,7 +82,7 @@ func (m Map) Hazards() []Hazard {
 			out = append(out, Hazard{Key: k, Why: why})
 			continue
 		}
-		for _, a := range actions {
+		for _, a := range m.all() {
 			if a.ctx == ctxDialog {
 				continue
 			}
@@ -90,7 +91,7 @@ func (m Map) Hazards() []Hazard {
 					continue
 				}
 				why := fmt.Sprintf("it is also %s's key, pressed outside the dialog", a.name)
-				if dangerous[a.name] {
+				if m.dangerous(a.name) {
 					why = fmt.Sprintf("it is also %s's key: pressing it twice, or a key repeat, would open the dialog and confirm it", a.name)
 				}
 				out = append(out, Hazard{Key: k, Action: a.name, Why: why})
@@ -100,5 +101,13 @@ func (m Map) Hazards() []Hazard {
 	return out
 }
 
-// dangerous are the actions that open a confirmation for a write.
-var dangerous = map[string]bool{"release": true, "retry": true, "mark_deletion": true, "mark_failed": true}
+// dangerous reports whether the named action opens a confirmation for a
+// write (ActionKey.Dangerous).
+func (m *Map) dangerous(name string) bool {
+	for _, a := range m.Actions {
+		if a.Name == name {
+			return a.Dangerous
+		}
+	}
+	return false
+}

@@ -30,9 +30,12 @@ type Map struct {
 	// contexts).
 	NextView key.Binding
 
-	// Actions (guarded transitions) and their confirmation dialog.
-	Release, Retry, MarkDeletion, MarkFailed key.Binding
-	Confirm, Deny                            key.Binding
+	// Actions are the keys that start the guarded actions. Which ones
+	// exist comes from the action declarations (see ActionKey); Default
+	// has none, ui.DefaultKeys adds them.
+	Actions []ActionKey
+	// Confirm and Deny answer a confirmation dialog.
+	Confirm, Deny key.Binding
 }
 
 var _ help.KeyMap = Map{}
@@ -42,7 +45,7 @@ func bind(desc string, keys ...string) key.Binding {
 }
 
 // Default returns the bindings named in the console and guarded-transition
-// issues. No default uses ctrl+b / ctrl+a (tmux and screen prefixes) or
+// issues, without the action keys (WithActions adds them). No default uses ctrl+b / ctrl+a (tmux and screen prefixes) or
 // ctrl+s / ctrl+q (XON/XOFF flow control); ctrl+c is the only control key and
 // it cancels a running load rather than quitting, so a habitual ctrl+c never
 // loses a session by surprise.
@@ -76,12 +79,8 @@ func Default() Map {
 		Scan:        bind("scan table", "S"),
 		NextView:    bind("sessions / API keys / contexts", "v"),
 
-		Release:      bind("release session", "x"),
-		Retry:        bind("retry event", "R"),
-		MarkDeletion: bind("mark for deletion / retry deletion", "D"),
-		MarkFailed:   bind("mark run failed", "F"),
-		Confirm:      bind("confirm", "y"),
-		Deny:         bind("cancel", "n", "esc"),
+		Confirm: bind("confirm", "y"),
+		Deny:    bind("cancel", "n", "esc"),
 	}
 	names := [6]string{"sessions", "runs", "inbox", "delegations", "sandboxes", "stream"}
 	for i := range m.Panes {
@@ -107,6 +106,10 @@ func (m Map) FullHelp() [][]key.Binding {
 	panes = append(panes, m.Panes[:]...)
 	panes = append(panes, m.Command, m.Filter, m.Help, m.Quit)
 	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan}
-	actions := []key.Binding{m.Release, m.Retry, m.MarkDeletion, m.MarkFailed, m.Confirm, m.Deny}
+	var actions []key.Binding
+	for _, a := range m.Actions {
+		actions = append(actions, a.Binding)
+	}
+	actions = append(actions, m.Confirm, m.Deny)
 	return [][]key.Binding{nav, panes, data, actions, {m.NextView}}
 }

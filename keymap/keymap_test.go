@@ -9,9 +9,21 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
+// testActionKeys are action keys as ui declares them from data/action's
+// specs (the keymap, a leaf, cannot read those): ui's tests check the real
+// declarations against the same rules.
+var testActionKeys = []ActionKey{
+	NewActionKey("release", "release session", true, "x"),
+	NewActionKey("retry", "retry event", true, "R"),
+	NewActionKey("mark_deletion", "mark for deletion / retry deletion", true, "D"),
+	NewActionKey("mark_failed", "mark run failed", true, "F"),
+}
+
+func declared() Map { return Default().WithActions(testActionKeys) }
+
 func TestDefaultsNonEmptyAndHelped(t *testing.T) {
-	m := Default()
-	for _, name := range ActionNames() {
+	m := declared()
+	for _, name := range m.ActionNames() {
 		b := m.Binding(name)
 		if b == nil {
 			t.Fatalf("action %q has no binding", name)
@@ -27,15 +39,21 @@ func TestDefaultsNonEmptyAndHelped(t *testing.T) {
 
 // Every field of Map is reachable by name, so nothing is unrebindable.
 func TestEveryFieldHasAnActionName(t *testing.T) {
-	m := Default()
+	m := declared()
 	seen := map[*key.Binding]bool{}
-	for _, name := range ActionNames() {
+	for _, name := range m.ActionNames() {
 		seen[m.Binding(name)] = true
 	}
 	v := reflect.ValueOf(&m).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Field(i)
 		switch f.Kind() {
+		case reflect.Slice: // the action keys
+			for j := 0; j < f.Len(); j++ {
+				if !seen[&m.Actions[j].Binding] {
+					t.Errorf("%s[%d] has no action name", v.Type().Field(i).Name, j)
+				}
+			}
 		case reflect.Array:
 			for j := 0; j < f.Len(); j++ {
 				if !seen[f.Index(j).Addr().Interface().(*key.Binding)] {
@@ -51,13 +69,13 @@ func TestEveryFieldHasAnActionName(t *testing.T) {
 }
 
 func TestDefaultsHaveNoConflicts(t *testing.T) {
-	if c := Default().Conflicts(); len(c) != 0 {
+	if c := declared().Conflicts(); len(c) != 0 {
 		t.Fatalf("default keymap conflicts: %+v", c)
 	}
 }
 
 func TestConflictsDetected(t *testing.T) {
-	m := Default()
+	m := declared()
 	if err := m.Rebind("reload", []string{"j"}); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +85,7 @@ func TestConflictsDetected(t *testing.T) {
 	}
 	// Mark (lists) and Pause (stream) share space on purpose; a dialog's
 	// Deny shares esc with Back on purpose.
-	m = Default()
+	m = declared()
 	if !contains(m.Mark.Keys(), "space") || !contains(m.Pause.Keys(), "space") || !contains(m.Deny.Keys(), "esc") {
 		t.Fatalf("intentional sharing changed; update this test")
 	}
@@ -75,8 +93,8 @@ func TestConflictsDetected(t *testing.T) {
 
 func TestNoTerminalHostileDefaults(t *testing.T) {
 	bad := []string{"ctrl+b", "ctrl+a", "ctrl+s", "ctrl+q", "ctrl+z", "ctrl+d", "ctrl+k", "ctrl+\\"}
-	m := Default()
-	for _, name := range ActionNames() {
+	m := declared()
+	for _, name := range m.ActionNames() {
 		for _, k := range m.Binding(name).Keys() {
 			if contains(bad, k) {
 				t.Errorf("action %q uses %q, which tmux/screen/the tty takes", name, k)
@@ -86,7 +104,7 @@ func TestNoTerminalHostileDefaults(t *testing.T) {
 }
 
 func TestDefaultsMatchTheIssue(t *testing.T) {
-	m := Default()
+	m := declared()
 	want := map[string][]string{
 		"up": {"k", "up"}, "down": {"j", "down"}, "top": {"g", "home"}, "bottom": {"G", "end"},
 		"page_up": {"pgup"}, "page_down": {"pgdown"}, "enter": {"enter"}, "back": {"esc"},
@@ -104,7 +122,7 @@ func TestDefaultsMatchTheIssue(t *testing.T) {
 }
 
 func TestKeyPressesMatch(t *testing.T) {
-	m := Default()
+	m := declared()
 	cases := []struct {
 		msg tea.KeyPressMsg
 		b   key.Binding
@@ -130,7 +148,7 @@ func TestKeyPressesMatch(t *testing.T) {
 }
 
 func TestRebind(t *testing.T) {
-	m := Default()
+	m := declared()
 	if err := m.Rebind("Reload", []string{"ctrl+r", " F5 "}); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +164,7 @@ func TestRebind(t *testing.T) {
 	if key.Matches(tea.KeyPressMsg{Code: 'r', Text: "r"}, m.Reload) {
 		t.Fatalf("old key r still reloads")
 	}
-	if err := m.Rebind("mark-deletion", []string{"X"}); err != nil || m.MarkDeletion.Keys()[0] != "X" {
+	if err := m.Rebind("mark-deletion", []string{"X"}); err != nil || m.Binding("mark_deletion").Keys()[0] != "X" {
 		t.Fatalf("kebab-case name: %v", err)
 	}
 	if err := m.Rebind("pane_3", []string{" "}); err != nil || m.Panes[2].Keys()[0] != "space" {
@@ -155,7 +173,7 @@ func TestRebind(t *testing.T) {
 }
 
 func TestRebindErrors(t *testing.T) {
-	m := Default()
+	m := declared()
 	err := m.Rebind("frobnicate", []string{"z"})
 	if err == nil || !strings.Contains(err.Error(), `unknown action "frobnicate"`) || !strings.Contains(err.Error(), "release") {
 		t.Fatalf("unknown action error: %v", err)
@@ -172,7 +190,7 @@ func TestRebindErrors(t *testing.T) {
 }
 
 func TestApply(t *testing.T) {
-	m := Default()
+	m := declared()
 	err := m.Apply(map[string][]string{"quit": {"Q"}, "next_pane": {"l"}}, map[string]int{"quit": 4, "next_pane": 5}, "cfg.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -183,8 +201,8 @@ func TestApply(t *testing.T) {
 }
 
 func TestApplyErrorsNameTheLine(t *testing.T) {
-	m := Default()
-	before := Default()
+	m := declared()
+	before := declared()
 	err := m.Apply(map[string][]string{"quit": {"Q"}, "foo": {"z"}, "help": {}},
 		map[string]int{"quit": 3, "foo": 7, "help": 9}, "/home/op/.config/opsdeck/config.yaml")
 	if err == nil {
@@ -206,7 +224,7 @@ func TestApplyErrorsNameTheLine(t *testing.T) {
 }
 
 func TestApplyRejectsClash(t *testing.T) {
-	m := Default()
+	m := declared()
 	err := m.Apply(map[string][]string{"reload": {"j"}}, map[string]int{"reload": 12}, "c.yaml")
 	if err == nil || !strings.Contains(err.Error(), `c.yaml:12: key "j" is bound to both "down" and "reload"`) {
 		t.Fatalf("clash error: %v", err)
@@ -219,7 +237,7 @@ func TestApplyRejectsClash(t *testing.T) {
 }
 
 func TestHelpGroups(t *testing.T) {
-	m := Default()
+	m := declared()
 	groups := m.FullHelp()
 	if len(groups) != 5 {
 		t.Fatalf("want 5 groups (navigation, panes, data, actions, views), got %d", len(groups))
@@ -228,8 +246,8 @@ func TestHelpGroups(t *testing.T) {
 	for _, g := range groups {
 		n += len(g)
 	}
-	if n != len(ActionNames()) {
-		t.Fatalf("help lists %d bindings, there are %d actions", n, len(ActionNames()))
+	if n != len(m.ActionNames()) {
+		t.Fatalf("help lists %d bindings, there are %d actions", n, len(m.ActionNames()))
 	}
 	if len(m.ShortHelp()) == 0 {
 		t.Fatal("no short help")
@@ -248,8 +266,8 @@ func contains(s []string, x string) bool {
 // next_view (the Sessions pane's sub-view cycle) is an action like any
 // other: named, in the help, rebindable, and checked for clashes.
 func TestNextViewAction(t *testing.T) {
-	m := Default()
-	if !contains(ActionNames(), "next_view") || m.Binding("next_view") != &m.NextView {
+	m := declared()
+	if !contains(m.ActionNames(), "next_view") || m.Binding("next_view") != &m.NextView {
 		t.Fatalf("next_view is not a named action")
 	}
 	if h := m.NextView.Help(); h.Key != "v" || h.Desc != "sessions / API keys / contexts" {
@@ -275,13 +293,13 @@ func TestNextViewAction(t *testing.T) {
 		t.Fatalf("help label not updated: %+v", m.NextView.Help())
 	}
 	// A list-pane key it must not share: reload.
-	m = Default()
+	m = declared()
 	err := m.Apply(map[string][]string{"next_view": {"r"}}, map[string]int{"next_view": 3}, "c.yaml")
 	if err == nil || !strings.Contains(err.Error(), `key "r" is bound to both "reload" and "next_view"`) {
 		t.Fatalf("clash with reload: %v", err)
 	}
 	// The Stream pane never sees it, so sharing with pause is fine.
-	m = Default()
+	m = declared()
 	if err := m.Apply(map[string][]string{"next_view": {"p"}, "pause": {"p"}}, nil, "c.yaml"); err != nil {
 		t.Fatalf("stream-only clash reported: %v", err)
 	}
@@ -291,7 +309,7 @@ func TestNextViewAction(t *testing.T) {
 // cannot be a key pressed outside the dialog (the action's own key, so
 // "x x" or a key repeat would release) nor a key pressed by habit.
 func TestConfirmCannotBeOneAccidentalKeyAway(t *testing.T) {
-	if h := Default().Hazards(); len(h) != 0 {
+	if h := declared().Hazards(); len(h) != 0 {
 		t.Fatalf("defaults have hazards: %+v", h)
 	}
 	cases := []struct {
@@ -316,23 +334,81 @@ func TestConfirmCannotBeOneAccidentalKeyAway(t *testing.T) {
 		{map[string][]string{"enter": {"o"}, "confirm": {"enter"}}, map[string]int{"confirm": 4}, `c.yaml:4: confirm cannot be "enter"`},
 	}
 	for _, tc := range cases {
-		m := Default()
+		m := declared()
 		err := m.Apply(tc.bindings, tc.lines, "c.yaml")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: got %v, want …%s…", tc.bindings, err, tc.want)
 		}
-		if !reflect.DeepEqual(m.Confirm.Keys(), Default().Confirm.Keys()) {
+		if !reflect.DeepEqual(m.Confirm.Keys(), declared().Confirm.Keys()) {
 			t.Errorf("%v: refused bindings were applied: %v", tc.bindings, m.Confirm.Keys())
 		}
 	}
 	// A key used nowhere else is fine, and so is moving release out of
 	// confirm's way.
-	m := Default()
+	m := declared()
 	if err := m.Apply(map[string][]string{"confirm": {"Y"}}, nil, "c.yaml"); err != nil {
 		t.Errorf("confirm: Y refused: %v", err)
 	}
-	m = Default()
+	m = declared()
 	if err := m.Apply(map[string][]string{"release": {"X"}, "confirm": {"x"}}, nil, "c.yaml"); err != nil {
 		t.Errorf("swap refused: %v", err)
+	}
+}
+
+// Action keys come from the declarations: WithActions adds what is missing
+// and keeps what a config file rebound; copies of a Map never share them.
+func TestActionKeysAreDeclaredAndRebindable(t *testing.T) {
+	if d := Default(); len(d.Actions) != 0 || d.Binding("release") != nil {
+		t.Fatal("Default declares action keys itself")
+	}
+	m := declared()
+	if got := m.Binding("retry"); got == nil || got.Keys()[0] != "R" || got.Help().Desc != "retry event" {
+		t.Fatalf("retry: %+v", got)
+	}
+	if err := m.Rebind("retry", []string{"T"}); err != nil {
+		t.Fatal(err)
+	}
+	again := m.WithActions(append(testActionKeys, NewActionKey("deactivate", "deactivate API key", true, "A")))
+	if again.Binding("retry").Keys()[0] != "T" || len(again.Actions) != 5 || again.Binding("deactivate").Keys()[0] != "A" {
+		t.Fatalf("WithActions lost a rebind or a new key: %v", again.ActionNames())
+	}
+	bad := m.WithActions([]ActionKey{NewActionKey("quit", "x", true, "Z"), NewActionKey("Mark-All", "x", true, "Z"), NewActionKey("", "x", true, "Z")})
+	if len(bad.Actions) != len(m.Actions) {
+		t.Errorf("a key that could not be rebound was added: %v", bad.ActionNames())
+	}
+
+	// A failed Apply leaves the Map as it was, action keys included, and
+	// a rebind of a copy leaves the original alone.
+	before := m.Binding("release").Keys()
+	if err := m.Apply(map[string][]string{"release": {"j"}}, nil, "c.yaml"); err == nil {
+		t.Fatal("a clash with down was accepted")
+	}
+	if got := m.Binding("release").Keys(); !reflect.DeepEqual(got, before) {
+		t.Errorf("refused Apply changed release: %v", got)
+	}
+	cp := m
+	if err := cp.Rebind("release", []string{"X"}); err != nil {
+		t.Fatal(err)
+	}
+	if m.Binding("release").Keys()[0] != "x" || cp.Binding("release").Keys()[0] != "X" {
+		t.Errorf("copies share action keys: %v / %v", m.Binding("release").Keys(), cp.Binding("release").Keys())
+	}
+	if !contains(m.ActionNames(), "mark_failed") || m.ActionNames()[len(m.ActionNames())-1] != "deny" {
+		t.Errorf("help order: %v", m.ActionNames())
+	}
+}
+
+// The hazard wording follows the declaration: a key that opens a write's
+// confirmation gets the stronger one.
+func TestHazardReadsTheDangerousFlag(t *testing.T) {
+	m := Default().WithActions([]ActionKey{NewActionKey("peek", "peek", false, "p"), NewActionKey("zap", "zap", true, "z")})
+	for _, tc := range []struct{ key, want string }{
+		{"p", `confirm cannot be "p": it is also peek's key, pressed outside the dialog`},
+		{"z", `confirm cannot be "z": it is also zap's key: pressing it twice, or a key repeat, would open the dialog and confirm it`},
+	} {
+		c := m
+		if err := c.Apply(map[string][]string{"confirm": {tc.key}}, nil, ""); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("confirm %s: %v", tc.key, err)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -13,23 +14,26 @@ import (
 	"opsdeck/data"
 	"opsdeck/data/action"
 	"opsdeck/data/secret"
+	"opsdeck/keymap"
 	"opsdeck/views"
 	"opsdeck/views/inert"
 )
 
-// The guarded actions (issue 5), UI side: a key builds plans for the
-// selected or marked rows (data/action decides whether each applies), a
-// confirmation dialog shows them, and confirming runs them in a tea.Cmd.
-// The root model keeps one actionState value; everything a Cmd needs is
-// copied into it before it runs.
+// The guarded actions, UI side: a key builds plans for the selected or
+// marked rows (data/action decides whether each applies), a confirmation
+// dialog shows them, and confirming runs them in a tea.Cmd. Which actions
+// exist, their keys and their words all come from the declarations
+// (action.Specs); nothing here names an action. The root model keeps one
+// actionState value; everything a Cmd needs is copied into it before it
+// runs.
 
 // actionState is the root model's part of the actions.
 type actionState struct {
-	// keys are the action bindings as configured. In read-only mode the
+	// keys are the action keys as configured. In read-only mode the
 	// copies in the shared keymap are disabled (so help does not list
 	// them); these originals still recognise the key, to say why nothing
 	// happens.
-	keys actionBindings
+	keys []keymap.ActionKey
 	// run holds what execution needs; the pointer is shared by Model copies
 	// and Cmds, and never changes after New.
 	run *actionRunner
@@ -40,10 +44,6 @@ type actionState struct {
 
 	seq  uint64 // last request id issued
 	busy uint64 // the single action in flight, 0 when none
-}
-
-type actionBindings struct {
-	release, retry, markDeletion, markFailed key.Binding
 }
 
 // actionRunner is everything an action's Cmd uses: immutable after New
@@ -95,12 +95,50 @@ func (r *actionRunner) executor() (*action.Executor, error) {
 	return &action.Executor{Conn: r.conn, Tables: r.tables, Audit: log, Env: r.env, Now: r.now}, nil
 }
 
+// DefaultKeys is the default keymap with the action keys the declarations
+// name (action.Specs): the keymap a config file rebinds.
+func DefaultKeys() keymap.Map { return keymap.Default().WithActions(actionKeys()) }
+
+// actionKeys turns the declarations into the keymap's action keys, one per
+// key name, in declaration order. A key that several actions share is
+// described by their verbs ("mark for deletion / retry deletion"), and is
+// dangerous when any of them is.
+func actionKeys() []keymap.ActionKey {
+	var out []keymap.ActionKey
+	at := map[string]int{}
+	for _, s := range action.Specs() {
+		i, seen := at[s.Key]
+		if !seen {
+			at[s.Key] = len(out)
+			out = append(out, keymap.NewActionKey(s.Key, s.Verb, s.Dangerous, s.DefaultKey))
+			continue
+		}
+		k := &out[i]
+		k.Dangerous = k.Dangerous || s.Dangerous
+		h := k.Binding.Help()
+		k.Binding.SetHelp(h.Key, h.Desc+" / "+s.Verb)
+	}
+	return out
+}
+
+// specsForKey are the actions the named key starts, in declaration order.
+func specsForKey(name string) []action.Spec {
+	var out []action.Spec
+	for _, s := range action.Specs() {
+		if s.Key == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // initActions sets up the actions once the model knows whether it is
 // read-only. Called at the end of New.
 func (m *Model) initActions(o Options) {
 	km := &m.ctx.Keys
+	*km = km.WithActions(actionKeys())
 	m.act = actionState{
-		keys:      actionBindings{release: km.Release, retry: km.Retry, markDeletion: km.MarkDeletion, markFailed: km.MarkFailed},
+		keys:      slices.Clone(km.Actions),
 		opts:      o.Actions,
 		protected: o.Protected,
 		now:       o.Now,
@@ -112,28 +150,42 @@ func (m *Model) initActions(o Options) {
 	}
 	m.act.run = &actionRunner{conn: conn, store: o.Store, tables: m.ctx.Tables, env: m.env, now: o.Now, auditPath: o.AuditPath}
 	if m.readOnly {
-		// Not offered at all: help and hints no longer list them.
-		for _, b := range []*key.Binding{&km.Release, &km.Retry, &km.MarkDeletion, &km.MarkFailed, &km.Confirm, &km.Deny} {
-			b.SetEnabled(false)
+		// Dangerous actions are not offered at all: help and hints no
+		// longer list them, nor the dialog's keys.
+		km.Actions = slices.Clone(km.Actions)
+		for i := range km.Actions {
+			if km.Actions[i].Dangerous {
+				km.Actions[i].Binding.SetEnabled(false)
+			}
 		}
+		km.Confirm.SetEnabled(false)
+		km.Deny.SetEnabled(false)
 	}
 }
 
-// kindsForKey maps an action key to the actions it may start, and the
-// table they apply to. D is one key for two sandbox actions: which one
-// depends on the row's status.
-func (a actionState) kindsForKey(k tea.KeyPressMsg) ([]action.Kind, bool) {
-	switch {
-	case key.Matches(k, a.keys.release):
-		return []action.Kind{action.ReleaseSession}, true
-	case key.Matches(k, a.keys.retry):
-		return []action.Kind{action.RetryEvent}, true
-	case key.Matches(k, a.keys.markDeletion):
-		return []action.Kind{action.MarkSandboxDeletion, action.RetrySandboxDeletion}, true
-	case key.Matches(k, a.keys.markFailed):
-		return []action.Kind{action.MarkRunFailed}, true
+// actionHelpNotes are the help screen's sentences about actions: that
+// read-only mode offers none that write, and why some tables have none.
+func actionHelpNotes(readOnly bool) []string {
+	var out []string
+	if readOnly {
+		out = append(out, "Read-only: actions that write are not offered.")
 	}
-	return nil, false
+	for _, t := range data.TableIDs() {
+		if r := action.NoActionReason(t); r != "" && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// actionKeyFor is the action key k presses, if any.
+func (a actionState) actionKeyFor(k tea.KeyPressMsg) (keymap.ActionKey, bool) {
+	for _, ak := range a.keys {
+		if key.Matches(k, ak.Binding) {
+			return ak, true
+		}
+	}
+	return keymap.ActionKey{}, false
 }
 
 // shownTabler is what a list pane offers to the actions (views/actions_access.go).
@@ -142,36 +194,40 @@ type shownTabler interface{ ShownTable() data.TableID }
 // actionKey handles an action key in normal mode. ok is false when the key
 // is not an action key here (the pane gets it).
 func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
-	kinds, ok := m.act.kindsForKey(k)
+	ak, ok := m.act.actionKeyFor(k)
 	if !ok {
 		return m, nil, false
 	}
+	specs := specsForKey(ak.Name)
 	p := m.panes[m.active]
-	if p.ID() == views.PaneStream {
-		return m, nil, false
+	var table data.TableID
+	if st, ok := p.(shownTabler); ok {
+		table = st.ShownTable()
 	}
-	what := strings.ToLower(kinds[0].Title())
+	tables := paneTables(p.ID())
+	if table == "" && len(tables) == 0 {
+		return m, nil, false // a pane that shows no table's rows (Stream)
+	}
+	what := ak.Binding.Help().Desc
 	switch {
-	case m.readOnly:
+	case len(specs) == 0:
+		return m, nil, false
+	case m.readOnly && specs[0].Dangerous:
 		m.setFlash("read-only mode: actions are not offered ("+k.String()+" would "+what+")", true)
 		return m, nil, true
-	case p.ID() == views.PaneDelegations:
-		m.setFlash(action.DelegationsReadOnly, true)
+	case noActionsOn(table, tables) != "":
+		m.setFlash(noActionsOn(table, tables), true)
 		return m, nil, true
 	case m.act.busy != 0:
 		m.setFlash("an action is still running; wait for its result", true)
 		return m, nil, true
 	}
-	var table data.TableID
-	if st, ok := p.(shownTabler); ok {
-		table = st.ShownTable()
-	}
-	if table != kinds[0].Table() {
+	if table != specs[0].Table {
 		shown := "nothing yet"
 		if table != "" {
 			shown = string(table)
 		}
-		m.setFlash(fmt.Sprintf("%s applies to %s rows; this list shows %s", k.String()+" ("+what+")", kinds[0].Table(), shown), true)
+		m.setFlash(fmt.Sprintf("%s applies to %s rows; this list shows %s", k.String()+" ("+what+")", specs[0].Table, shown), true)
 		return m, nil, true
 	}
 
@@ -189,12 +245,15 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		}
 		items = []data.Item{sel}
 	}
+	kinds := make([]action.Kind, len(specs))
+	for i, s := range specs {
+		kinds[i] = s.Kind
+	}
 	now := m.act.now()
 	var plans []action.Plan
 	var skipped []skippedRow
 	for _, it := range items {
-		kind := pickKind(kinds, table, it, now, m.act.opts)
-		pl, err := action.PlanFor(kind, it, now, m.act.opts)
+		pl, err := action.PlanFirst(kinds, it, now, m.act.opts)
 		if err != nil {
 			skipped = append(skipped, skippedRow{target: targetOf(table, it), reason: reasonOf(err)})
 			continue
@@ -203,7 +262,7 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	}
 	if len(plans) == 0 {
 		if !bulk {
-			m.setFlash("cannot "+what+": "+skipped[0].reason, true)
+			m.setFlash("cannot "+specs[0].Verb+": "+skipped[0].reason, true)
 		} else {
 			m.setFlash(fmt.Sprintf("none of the %d marked rows can be changed (%s: %s)", len(items), skipped[0].target, skipped[0].reason), true)
 		}
@@ -218,7 +277,6 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		hidden:  hidden,
 		typed:   action.NeedsTypedConfirmation(m.env, m.act.protected),
 		env:     m.env,
-		keys:    m.act.keys,
 		confirm: m.ctx.Keys.Confirm,
 		deny:    m.ctx.Keys.Deny,
 		theme:   m.ctx.Theme,
@@ -232,22 +290,33 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	return m, d.Init(), true
 }
 
-// pickKind chooses, among the actions a key may start, the one the row is
-// in a state for; when none applies, the first one (its PlanFor error then
-// says why).
-func pickKind(kinds []action.Kind, table data.TableID, it data.Item, now time.Time, opts action.Options) action.Kind {
-	if len(kinds) == 1 {
-		return kinds[0]
-	}
-	avail := action.Available(table, it, now, opts)
-	for _, k := range kinds {
-		for _, a := range avail {
-			if a == k {
-				return k
-			}
+// paneTables are the tables whose rows the pane can show.
+func paneTables(id views.PaneID) []data.TableID {
+	var out []data.TableID
+	for _, t := range data.TableIDs() {
+		if p, ok := views.ScanPane(t); ok && p == id {
+			out = append(out, t)
 		}
 	}
-	return kinds[0]
+	return out
+}
+
+// noActionsOn says why no action is offered on the shown table's rows, or,
+// before the pane shows any, on the pane's tables when none has an action
+// and they share one reason ("" when actions may apply).
+func noActionsOn(shown data.TableID, tables []data.TableID) string {
+	if shown != "" {
+		return action.NoActionReason(shown)
+	}
+	why := ""
+	for _, t := range tables {
+		r := action.NoActionReason(t)
+		if r == "" || (why != "" && r != why) {
+			return ""
+		}
+		why = r
+	}
+	return why
 }
 
 // skippedRow is a marked row the action does not apply to, and why.
@@ -269,36 +338,23 @@ func targetOf(table data.TableID, it data.Item) string {
 	return "(row without an id)"
 }
 
-// doneWord is how a result reads in the status bar summary.
-func doneWord(k action.Kind) string {
-	switch k {
-	case action.ReleaseSession:
-		return "released"
-	case action.RetryEvent:
-		return "queued for retry"
-	case action.MarkSandboxDeletion:
-		return "marked for deletion"
-	case action.RetrySandboxDeletion:
-		return "queued for deletion again"
-	case action.MarkRunFailed:
-		return "marked failed"
-	}
-	return "done"
-}
-
-// plansTitle is the dialog's title: the action's name, or a combined one
-// when a bulk mixes the two sandbox actions.
+// plansTitle is the dialog's title: the action's name, or the verbs of
+// the actions a bulk mixes ("Mark for deletion / retry deletion").
 func plansTitle(plans []action.Plan) string {
 	if len(plans) == 0 {
 		return ""
 	}
-	k := plans[0].Kind
+	first := plans[0].Spec()
+	verbs := []string{first.Verb}
 	for _, p := range plans[1:] {
-		if p.Kind != k {
-			return "Mark for deletion / retry deletion"
+		if v := p.Spec().Verb; !slices.Contains(verbs, v) {
+			verbs = append(verbs, v)
 		}
 	}
-	return k.Title()
+	if len(verbs) == 1 {
+		return first.Title
+	}
+	return upperFirst(strings.Join(verbs, " / "))
 }
 
 // oneLine is a sanitised single line for the status bar. Results quote

@@ -36,17 +36,8 @@ func newBulkDialog(req uint64, title string, total int, th themes.Theme, under f
 
 // record files one row's result, exactly once, under the list it belongs to.
 func (d *bulkDialog) record(r action.Result) {
-	switch {
-	case r.OK:
-		d.sum.Succeeded = append(d.sum.Succeeded, r)
-	case r.GuardFailed:
-		d.sum.GuardFailed = append(d.sum.GuardFailed, r)
-	case r.Unknown:
-		d.sum.Unknown = append(d.sum.Unknown, r)
-	default:
-		d.sum.Errors = append(d.sum.Errors, r)
-	}
-	d.done = len(d.sum.Succeeded) + len(d.sum.GuardFailed) + len(d.sum.Unknown) + len(d.sum.Errors)
+	d.sum.Add(r)
+	d.done = d.sum.Done()
 }
 
 func (d *bulkDialog) finish() { d.finished = true }
@@ -114,7 +105,7 @@ func (d *bulkDialog) View(width, height int) string {
 		}
 		body = append(body, "", th.Header.Render(inert.Line(fmt.Sprintf("%s (%d)", name, len(rs)), inner)))
 		for _, r := range rs {
-			msg, _ := secret.Text(r.Message)
+			msg, _ := secret.Text(resultLine(r))
 			if r.AuditErr != nil {
 				msg += " (audit log not written: " + r.AuditErr.Error() + ")"
 			}

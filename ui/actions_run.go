@@ -103,7 +103,7 @@ func (m Model) execute(c confirmedMsg) (tea.Model, tea.Cmd) {
 	m.act.busy = c.req
 	if len(c.plans) == 1 {
 		p := c.plans[0]
-		m.setFlash(fmt.Sprintf("%s %s…", strings.ToLower(p.Kind.Title()), oneLine(p.Target)), false)
+		m.setFlash(fmt.Sprintf("%s %s…", strings.ToLower(p.Spec().Title), oneLine(p.Target)), false)
 		req := c.req
 		return m, func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), singleTimeout)
@@ -120,16 +120,17 @@ func (m Model) execute(c confirmedMsg) (tea.Model, tea.Cmd) {
 func runOne(ctx context.Context, run *actionRunner, p action.Plan) action.Result {
 	exec, err := run.executor()
 	if err != nil {
-		return action.Result{Plan: p, Err: err, Message: "not " + doneWord(p.Kind) + ": " + err.Error()}
+		return action.Result{Plan: p, Err: err, Message: p.Spec().NotDone(err.Error())}
 	}
 	return exec.Execute(ctx, p)
 }
 
 // bulkRow writes row i of a bulk run. Rows go one after another, each with
-// its own guard, like action.ExecuteBulk; the loop lives here, one Cmd per
-// row, so that stopping (esc in the progress dialog) takes effect between
-// rows and never aborts a write already sent, whose outcome would then be
-// unknown.
+// its own guard: an operator's bulk action adds no burst of writes to a
+// table that is probably already in trouble, and a failure on one row
+// never stops the others. One Cmd per row, so that stopping (esc in the
+// progress dialog) takes effect between rows and never aborts a write
+// already sent, whose outcome would then be unknown.
 func bulkRow(run *actionRunner, req uint64, plans []action.Plan, i int) tea.Cmd {
 	p := plans[i]
 	return func() tea.Msg {
@@ -154,7 +155,7 @@ func (m *Model) bulkStep(msg bulkStepMsg) tea.Cmd {
 		return bulkRow(m.act.run, msg.req, msg.plans, next)
 	}
 	for _, p := range msg.plans[next:] {
-		d.record(action.Result{Plan: p, Err: context.Canceled, Message: "not " + doneWord(p.Kind) + ": stopped by the operator before this row"})
+		d.record(action.Result{Plan: p, Err: context.Canceled, Message: p.Spec().NotDone("stopped by the operator before this row")})
 	}
 	if msg.req == m.act.busy {
 		m.act.busy = 0
@@ -169,6 +170,11 @@ func (m *Model) showResult(r action.Result) tea.Cmd {
 	isErr := !r.OK
 	if r.OK {
 		msg += " ✓"
+	}
+	if t := r.Then; t != nil {
+		// The step after the write: its own outcome, next to the write's.
+		msg += " · " + oneLine(t.Message)
+		isErr = isErr || !t.OK
 	}
 	if r.Err != nil && !r.OK && !r.Unknown && r.UpdateExpression != "" && !errors.Is(r.Err, data.ErrReadOnly) {
 		// The request was built and perhaps sent, and it failed: the row
@@ -195,9 +201,9 @@ func (m *Model) refreshRows(results []action.Result) tea.Cmd {
 	for _, r := range results {
 		p := r.Plan
 		switch {
-		case r.OK || (r.GuardFailed && len(r.Current) > 0):
+		case r.OK || (r.Refusal != nil && len(r.Current) > 0):
 			changes = append(changes, views.Change{Table: p.Table, Event: "MODIFY", Keys: p.Key, New: r.Current})
-		case r.GuardFailed:
+		case r.Refusal != nil:
 			changes = append(changes, views.Change{Table: p.Table, Event: "REMOVE", Keys: p.Key})
 		case m.act.run.store != nil && len(p.Key) > 0 && !errors.Is(r.Err, data.ErrReadOnly):
 			reads = append(reads, reloadRow(m.act.run.store, p.Table, p.Key))
@@ -234,8 +240,7 @@ func reloadRow(st *data.Store, table data.TableID, key data.Item) tea.Cmd {
 func (m *Model) bulkFinished(d *bulkDialog) tea.Cmd {
 	d.finish()
 	s := d.sum
-	var all []action.Result
-	all = append(append(append(append(all, s.Succeeded...), s.GuardFailed...), s.Unknown...), s.Errors...)
+	all := s.All()
 	line := fmt.Sprintf("%d of %d succeeded", len(s.Succeeded), s.Total)
 	if n := len(s.GuardFailed); n > 0 {
 		line += fmt.Sprintf(" · %d guard failed", n)
@@ -269,4 +274,13 @@ func (m Model) changesToDialog(changes []views.Change) tea.Cmd {
 		return d.Changes(changes)
 	}
 	return nil
+}
+
+// resultLine is a result as one line: the write's message, then the
+// outcome of the step after it when the action has one.
+func resultLine(r action.Result) string {
+	if r.Then == nil {
+		return r.Message
+	}
+	return r.Message + " · " + r.Then.Message
 }

@@ -78,7 +78,6 @@ type confirmSpec struct {
 	typed   bool
 	env     string
 
-	keys          actionBindings
 	confirm, deny key.Binding
 	theme         themes.Theme
 	now           func() time.Time
@@ -286,15 +285,6 @@ func (d *confirmDialog) Changes(changes []views.Change) tea.Cmd {
 	return d.tickAfter(rereadDelay)
 }
 
-// TargetChanged tells the dialog that its (first) target now holds
-// newImage (nil: deleted). For a single action that is the target.
-func (d *confirmDialog) TargetChanged(newImage data.Item) tea.Cmd {
-	if len(d.plans) == 0 {
-		return nil
-	}
-	return d.Changes([]views.Change{{Table: d.plans[0].Table, Event: "MODIFY", Keys: d.plans[0].Key, New: newImage}})
-}
-
 // targetChanged applies a new image of plan i. It says what changed in
 // what the dialog shows ("" when nothing shown did), and whether the plan
 // left the dialog.
@@ -303,7 +293,7 @@ func (d *confirmDialog) targetChanged(i int, img data.Item) (what string, remove
 	if len(img) > 0 && sameItem(p.Seen, img) {
 		return "", false // a record that repeats what was seen changes nothing
 	}
-	ok, _, why := p.Check(img)
+	refused := p.Check(img)
 	np, err := p.Refresh(img, d.now())
 	reason := ""
 	switch {
@@ -313,11 +303,11 @@ func (d *confirmDialog) targetChanged(i int, img data.Item) (what string, remove
 	case err != nil:
 		reason = "no longer qualifies: " + reasonOf(err)
 		d.noteLive(p.Target + " changed and no longer qualifies: " + reasonOf(err))
-	case !ok:
+	case refused != nil:
 		// The old plan would fail now; the refreshed one shows the new
 		// values and the operator confirms what is really there.
 		d.plans[i] = np
-		d.noteLive(p.Target + " changed (" + strings.TrimPrefix(why, "not "+doneWord(p.Kind)+": ") + "): now showing its current values")
+		d.noteLive(p.Target + " changed (" + refused.Reason + "): now showing its current values")
 		d.mismatch = false
 		return planDiff(p, np), false
 	default:

@@ -84,8 +84,13 @@ func (d *confirmDialog) View(width, height int) string {
 		}
 		add(wrapStyled(st, "  • "+c.Text, inner)...)
 	}
+	if then := d.plans[0].Then; then != "" {
+		add("")
+		add(th.Header.Render("Then"))
+		add(wrapStyled(lipgloss.NewStyle(), "  • "+then, inner)...)
+	}
 	add("")
-	add(wrapStyled(th.Muted, d.plans[0].Kind.Note(), inner)...)
+	add(wrapStyled(th.Muted, d.plans[0].Spec().Note, inner)...)
 
 	title := plansTitle(d.plans)
 	box := frameBox(title, body, d.footLines(inner), inner, height, &d.scroll, th)

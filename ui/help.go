@@ -53,23 +53,14 @@ func (m Model) helpLines(w int) []string {
 		lw += uw
 	}
 	b.WriteString(line + "\n")
-	for _, note := range []string{
+	for _, note := range append([]string{
 		"Row marks: * marked · ! expired or overdue · ? the item differs from its schema (enter shows how)",
-		readOnlyNote(m.readOnly),
-		"Delegations are read-only: revocation is a UCAN invocation, not a table write.",
-	} {
+	}, actionHelpNotes(m.readOnly)...) {
 		for _, l := range wrapWords(note, w) {
 			b.WriteString(th.Muted.Render(l) + "\n")
 		}
 	}
 	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-}
-
-func readOnlyNote(ro bool) string {
-	if ro {
-		return "Read-only: actions that write are not offered."
-	}
-	return ""
 }
 
 // packGroups puts groups side by side, as many per row as fit w (at least

@@ -40,7 +40,7 @@ func helpPages(t *testing.T, w, h int) (first string, seen string) {
 // and every command can be read on the help screen (scrolling where it
 // does not fit), and nothing is cut with "…".
 func TestHelpIsComplete(t *testing.T) {
-	km := keymap.Default()
+	km := DefaultKeys()
 	for _, size := range [][2]int{{120, 40}, {80, 24}, {60, 20}} {
 		first, seen := helpPages(t, size[0], size[1])
 		t.Logf("%dx%d:\n%s", size[0], size[1], first)

@@ -43,6 +43,11 @@ const looseLoc = ^uint32(0)
 type pack struct {
 	z    []byte // nil once freed
 	live int    // items of this block still current
+	// plain: z is the encoded block, not yet compressed. A list's first
+	// block is kept so until its second arrives: compressing it is most of
+	// the work between a first page's answer and its rows on screen
+	// (BenchmarkFirstPage), and one page uncompressed is under a megabyte.
+	plain bool
 }
 
 // resetItems drops every item (a new scope or a fresh first page).
@@ -103,7 +108,9 @@ func (l *list) dropItem(id string) {
 // as one compressed block. A later id replaces an earlier one, within the
 // page too. Items the codec cannot encode are kept loose, never dropped.
 func (l *list) putPage(ids []string, items []data.Item) {
-	var raw []byte
+	packer.mu.Lock()
+	defer packer.mu.Unlock()
+	raw := packer.raw[:0]
 	kept := make([]string, 0, len(ids))
 	for i, it := range items {
 		next, ok := appendItem(raw, it)
@@ -114,6 +121,9 @@ func (l *list) putPage(ids []string, items []data.Item) {
 		raw = next
 		kept = append(kept, ids[i])
 	}
+	if cap(raw) <= packerKeepMax {
+		packer.raw = raw
+	}
 	if len(kept) == 0 {
 		return
 	}
@@ -123,7 +133,15 @@ func (l *list) putPage(ids []string, items []data.Item) {
 	}
 	b := &l.blocks
 	p := len(b.packs)
-	b.packs = append(b.packs, pack{z: compress(raw)})
+	if p == 0 {
+		b.packs = append(b.packs, pack{z: bytes.Clone(raw), plain: true})
+	} else {
+		if first := &b.packs[0]; first.plain && first.z != nil {
+			first.z = packer.compress(first.z)
+		}
+		b.packs[0].plain = false
+		b.packs = append(b.packs, pack{z: packer.compress(raw)})
+	}
 	for pos, id := range kept {
 		if _, dup := l.items[id]; !dup {
 			b.packs[p].live++
@@ -165,7 +183,10 @@ func (b *itemBlocks) unpack(p int) []data.Item {
 	if p < 0 || p >= len(b.packs) || b.packs[p].z == nil {
 		return nil
 	}
-	raw, err := decompress(b.packs[p].z)
+	raw, err := b.packs[p].z, error(nil)
+	if !b.packs[p].plain {
+		raw, err = decompress(raw)
+	}
 	var items []data.Item
 	if err == nil {
 		r := itemReader{b: raw}
@@ -180,26 +201,44 @@ func (b *itemBlocks) unpack(p int) []data.Item {
 	return items
 }
 
-// Compressors are pooled: a flate writer holds about a megabyte of state,
-// too much to keep one per list or to make one per page.
-var (
-	zwPool = sync.Pool{New: func() any {
-		w, _ := flate.NewWriter(nil, flate.DefaultCompression)
-		return w
-	}}
-	zrPool sync.Pool
-)
+// packer is the one set of scratch space pages are packed with: the
+// encoded page (demo sessions with their event histories come to nearly a
+// megabyte a page), the compressed output and the compressor (about a
+// megabyte of state). Pages arrive one at a time on the UI goroutine, so
+// one set, kept for the life of the program, does; made afresh per page —
+// or pooled, which the collector empties when it runs — they were most of
+// the garbage of a load-all, and under the soft memory limit the
+// collector's work is most of its CPU time (BenchmarkPutPage).
+var packer packerState
 
-func compress(raw []byte) []byte {
-	var buf bytes.Buffer
-	buf.Grow(len(raw) / 3)
-	w := zwPool.Get().(*flate.Writer)
-	w.Reset(&buf)
-	_, _ = w.Write(raw) // writes to a bytes.Buffer cannot fail
-	_ = w.Close()
-	zwPool.Put(w)
+type packerState struct {
+	mu  sync.Mutex
+	raw []byte
+	out bytes.Buffer
+	w   *flate.Writer
+}
+
+// packerKeepMax bounds the scratch kept between pages: an unusually large
+// page is packed, but its buffer is not held on to.
+const packerKeepMax = 4 << 20
+
+var zrPool sync.Pool
+
+// compress deflates raw into an exactly sized block. The caller holds p.mu.
+func (p *packerState) compress(raw []byte) []byte {
+	if p.w == nil {
+		p.w, _ = flate.NewWriter(nil, flate.DefaultCompression)
+	}
+	p.out.Reset()
+	p.w.Reset(&p.out)
+	_, _ = p.w.Write(raw) // writes to a bytes.Buffer cannot fail
+	_ = p.w.Close()
 	// Exact size: the block is kept for as long as its rows are.
-	return bytes.Clone(buf.Bytes())
+	z := bytes.Clone(p.out.Bytes())
+	if p.out.Cap() > packerKeepMax {
+		p.out = bytes.Buffer{}
+	}
+	return z
 }
 
 func decompress(z []byte) ([]byte, error) {

@@ -178,3 +178,48 @@ func TestItemStorePacksLooseItems(t *testing.T) {
 		}
 	}
 }
+
+// A list's first block stays uncompressed (the first rows reach the screen
+// sooner) until its second block arrives; it is then compressed, and every
+// item of both reads back exactly, from the blocks themselves.
+func TestItemStoreFirstBlockCompressedLater(t *testing.T) {
+	l := newList(&Context{}, PaneSessions, "sessions", sessionColumns(), sessionRow)
+	l.scope.Table = data.TableSessions
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var pages [2][]data.Item
+	i := 0
+	for it := range demo.SampleSessions(40, now) {
+		pages[i/20] = append(pages[i/20], it)
+		i++
+	}
+	put := func(items []data.Item) {
+		ids := make([]string, len(items))
+		for k, it := range items {
+			ids[k] = rowID(data.TableSessions, it, -1)
+		}
+		l.putPage(ids, items)
+	}
+	readAll := func(stage string, items []data.Item) {
+		t.Helper()
+		for _, want := range items {
+			l.blocks.cache.pack, l.blocks.cache.items = -1, nil // read the block, not the cache
+			got, ok := l.getItem(rowID(data.TableSessions, want, -1))
+			if !ok || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: item %s not read back", stage, attrS(want, "sessionId"))
+			}
+		}
+	}
+	put(pages[0])
+	if !l.blocks.packs[0].plain {
+		t.Fatal("the first block was compressed at once")
+	}
+	plainSize := len(l.blocks.packs[0].z)
+	readAll("first block plain", pages[0])
+	put(pages[1])
+	if l.blocks.packs[0].plain || l.blocks.packs[1].plain || len(l.blocks.packs[0].z) >= plainSize {
+		t.Fatalf("blocks after the second page: first plain=%v (%d bytes, was %d), second plain=%v",
+			l.blocks.packs[0].plain, len(l.blocks.packs[0].z), plainSize, l.blocks.packs[1].plain)
+	}
+	readAll("first block compressed", pages[0])
+	readAll("second block", pages[1])
+}

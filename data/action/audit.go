@@ -29,20 +29,24 @@ import (
 
 // AuditEntry is one line of the audit log.
 type AuditEntry struct {
-	Time      time.Time         `json:"time"`
-	Operator  string            `json:"operator"`          // user@host
-	Profile   string            `json:"profile,omitempty"` // AWS profile
-	Env       string            `json:"env"`
-	Endpoint  string            `json:"endpoint"`
-	Table     string            `json:"table"` // physical table name
-	Key       map[string]any    `json:"key"`
-	Action    Kind              `json:"action"`
+	Time     time.Time      `json:"time"`
+	Operator string         `json:"operator"`          // user@host
+	Profile  string         `json:"profile,omitempty"` // AWS profile
+	Env      string         `json:"env"`
+	Endpoint string         `json:"endpoint"`
+	Table    string         `json:"table"` // physical table name
+	Key      map[string]any `json:"key"`
+	Action   Kind           `json:"action"`
+	// Step names the step after the write (Spec.Then) this line is about;
+	// "" on the write's own line.
+	Step      string            `json:"step,omitempty"`
 	Target    string            `json:"target,omitempty"`
 	Update    string            `json:"update,omitempty"`
 	Condition string            `json:"condition,omitempty"`
 	Names     map[string]string `json:"names,omitempty"`
 	Values    map[string]any    `json:"values,omitempty"`
-	// Result is "ok", "guard failed: <clause>" or "error: <what>".
+	// Result is "ok", "ok: <how a lost response was recognised>", "guard
+	// failed: <clause>", "unknown: <what>" or "error: <what>" (Result.Outcome).
 	Result  string `json:"result"`
 	Message string `json:"message,omitempty"`
 

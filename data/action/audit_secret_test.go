@@ -27,7 +27,7 @@ func TestAuditLogNeverHoldsASecret(t *testing.T) {
 	w.update(data.TableSessions, sessionKey("sess_tok"), "SET #s = :s", map[string]string{"#s": "status"},
 		data.Item{":s": S("wss://203.0.113.9/cdp?signingKey=" + token)})
 	r := w.exec.Execute(w.ctx, p)
-	if !r.GuardFailed {
+	if r.Refusal == nil {
 		t.Fatalf("want a guard failure, got %+v", r)
 	}
 	if !strings.Contains(r.Message, "signingKey=") {

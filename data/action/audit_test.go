@@ -31,7 +31,7 @@ func TestAuditLogRecordsEveryAttempt(t *testing.T) {
 	if r := w.exec.Execute(w.ctx, p); !r.OK || r.AuditErr != nil {
 		t.Fatalf("release: %s / audit: %v", r.Message, r.AuditErr)
 	}
-	if r := w.exec.Execute(w.ctx, p); !r.GuardFailed || r.AuditErr != nil { // the same plan again: guard fails
+	if r := w.exec.Execute(w.ctx, p); r.Refusal == nil || r.AuditErr != nil { // the same plan again: guard fails
 		t.Fatalf("second release: %+v", r)
 	}
 	ro := *w.exec

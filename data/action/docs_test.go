@@ -6,10 +6,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"opsdeck/data"
 )
 
-// docs/ACTIONS.md quotes every expression; this keeps the quotes true.
-// Whitespace is normalised because the doc wraps long expressions.
+// docs/ACTIONS.md has a section for every declared action and quotes every
+// expression; this keeps it true. Whitespace is normalised because the doc
+// wraps long expressions.
 func TestActionsDocQuotesTheExactExpressions(t *testing.T) {
 	raw, err := os.ReadFile("../../docs/ACTIONS.md")
 	if err != nil {
@@ -18,24 +21,26 @@ func TestActionsDocQuotesTheExactExpressions(t *testing.T) {
 	space := regexp.MustCompile(`\s+`)
 	doc := space.ReplaceAllString(string(raw), " ")
 	now := time.Now().Truncate(time.Second)
-	items := map[Kind]func() (Plan, error){
-		ReleaseSession:      func() (Plan, error) { return PlanFor(ReleaseSession, runningSession("s"), now, Options{}) },
-		RetryEvent:          func() (Plan, error) { return PlanFor(RetryEvent, failedEvent("e", 1), now, Options{}) },
-		MarkSandboxDeletion: func() (Plan, error) { return PlanFor(MarkSandboxDeletion, allocatedSandbox("b", now), now, Options{}) },
-		RetrySandboxDeletion: func() (Plan, error) {
-			return PlanFor(RetrySandboxDeletion, deletionFailedSandbox("b", now), now, Options{})
-		},
-		MarkRunFailed: func() (Plan, error) {
-			return PlanFor(MarkRunFailed, stuckRun("r", now.Add(-time.Hour)), now, Options{})
-		},
-	}
-	for _, k := range Kinds() {
-		p, err := items[k]()
+	for _, spec := range Specs() {
+		k := spec.Kind
+		item, ok := docSamples(now)[k]
+		if !ok {
+			t.Errorf("%s: no sample item in docSamples; add one the action applies to", k)
+			continue
+		}
+		p, err := PlanFor(k, item, now, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", k, err)
 		}
-		if !strings.Contains(doc, "(`"+string(k)+"`") {
-			t.Errorf("docs/ACTIONS.md has no section for %s", k)
+		heading := sectionHeading(string(raw), k)
+		switch {
+		case heading == "":
+			t.Errorf("docs/ACTIONS.md has no section \"## … (`%s`, …)\"", k)
+		case !strings.Contains(heading, "`"+spec.DefaultKey+"`"):
+			t.Errorf("docs/ACTIONS.md: the section of %s does not name its key `%s`: %q", k, spec.DefaultKey, heading)
+		}
+		if !strings.Contains(doc, "`"+spec.NotDone("")) {
+			t.Errorf("docs/ACTIONS.md does not list the message prefix `%s`", spec.NotDone(""))
 		}
 		for _, expr := range []string{p.UpdateExpression, p.ConditionExpression} {
 			if !strings.Contains(doc, space.ReplaceAllString(expr, " ")) {
@@ -43,4 +48,25 @@ func TestActionsDocQuotesTheExactExpressions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// docSamples are items each action applies to, one per declared action.
+func docSamples(now time.Time) map[Kind]data.Item {
+	return map[Kind]data.Item{
+		ReleaseSession:       runningSession("s"),
+		RetryEvent:           failedEvent("e", 1),
+		MarkSandboxDeletion:  allocatedSandbox("b", now),
+		RetrySandboxDeletion: deletionFailedSandbox("b", now),
+		MarkRunFailed:        stuckRun("r", now.Add(-time.Hour)),
+	}
+}
+
+// sectionHeading is the "## " line that names the action in parentheses.
+func sectionHeading(doc string, k Kind) string {
+	for _, l := range strings.Split(doc, "\n") {
+		if strings.HasPrefix(l, "## ") && strings.Contains(l, "(`"+string(k)+"`") {
+			return l
+		}
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -18,16 +19,12 @@ const eventTime = "2006-01-02T15:04:05.000000Z"
 
 const eventSortKey = "timestamp#event_id"
 
-var retryEventSpec = kindSpec{
-	target: func(seen data.Item) string {
-		if id, ok := str(seen, "event_id"); ok && id != "" {
-			return id
-		}
-		s, _ := str(seen, eventSortKey)
-		return s
-	},
-	check: checkRetryEvent,
-	build: buildRetryEvent,
+func eventID(seen data.Item) string {
+	if id, ok := str(seen, "event_id"); ok && id != "" {
+		return id
+	}
+	s, _ := str(seen, eventSortKey)
+	return s
 }
 
 // eventTimestamp is the event's own timestamp: the `timestamp` attribute, or
@@ -47,25 +44,25 @@ func eventTimestamp(seen data.Item) (string, bool) {
 func checkRetryEvent(seen data.Item, _ time.Time, o Options) error {
 	status, ok := str(seen, "status")
 	if !ok {
-		return notApplicable(RetryEvent, "this event has no readable status (%s)", show(seen["status"]))
+		return fmt.Errorf("this event has no readable status (%s)", show(seen["status"]))
 	}
 	if status != "failed" {
-		return notApplicable(RetryEvent, "only failed events can be retried; this one is %s", clip(status))
+		return fmt.Errorf("only failed events can be retried; this one is %s", clip(status))
 	}
 	if seen["retry_count"] != nil {
 		n, problem := wholeNumber(seen, "retry_count")
 		if problem != "" {
-			return notApplicable(RetryEvent, "%s; opsdeck will not count on it", problem)
+			return fmt.Errorf("%s; opsdeck will not count on it", problem)
 		}
 		if n < 0 {
-			return notApplicable(RetryEvent, "retry_count is %d, below zero; opsdeck will not count on it", n)
+			return fmt.Errorf("retry_count is %d, below zero; opsdeck will not count on it", n)
 		}
 		if n >= int64(o.RetryMax) {
-			return notApplicable(RetryEvent, "retries exhausted: retry_count is %d of %d allowed", n, o.RetryMax)
+			return fmt.Errorf("retries exhausted: retry_count is %d of %d allowed", n, o.RetryMax)
 		}
 	}
 	if _, ok := eventTimestamp(seen); !ok {
-		return notApplicable(RetryEvent, "the event has no timestamp (neither the attribute nor the sort key carries one), so status#timestamp cannot be rebuilt")
+		return errors.New("the event has no timestamp (neither the attribute nor the sort key carries one), so status#timestamp cannot be rebuilt")
 	}
 	return requireScalar(seen, "status", "retry_count", "timestamp")
 }

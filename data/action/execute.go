@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"time"
 
@@ -31,17 +32,16 @@ type Executor struct {
 type Result struct {
 	Plan Plan
 	OK   bool
-	// GuardFailed: DynamoDB refused the write because a clause of the guard
-	// no longer held. FailedClause is that clause's Text, Failure its kind.
-	GuardFailed  bool
-	FailedClause string
-	Failure      Failure
+	// Refusal is set when DynamoDB refused the write because a clause of
+	// the guard no longer held: which one, and what the item holds now.
+	Refusal *Refusal
 	// Message is the one line for the status bar, e.g. "not released:
 	// already released: status is COMPLETED since 12:04:11, released by
 	// alice@box via opsdeck".
 	Message string
 	// Current is the item now: ALL_NEW after success, ALL_OLD after a guard
-	// failure (nil when the item is gone).
+	// failure (nil when the item is gone), the item read back after an
+	// unanswered request.
 	Current data.Item
 	Err     error // a failure other than the guard (read-only, network, ...)
 
@@ -52,16 +52,24 @@ type Result struct {
 	// item a failed retry returned, or on the item re-read after an error.
 	// OK is then true: the write happened.
 	Recovered string
-	// Unknown: the request may have reached DynamoDB, and the item could
-	// not be read back to tell. Neither success nor failure is claimed.
-	Unknown bool
+	// Unknown: the request may have reached DynamoDB and whether it was
+	// applied cannot be said for good. Either the item could not be read
+	// back, or it was read back (at ReadBackAt) without this write while a
+	// try that went unanswered could still land. Neither success nor
+	// failure is claimed.
+	Unknown    bool
+	ReadBackAt time.Time
+
+	// Then is the outcome of the action's step after the write (Spec.Then);
+	// nil when the action has none or the write did not happen.
+	Then *StepResult
 
 	// What was sent (as of At).
 	UpdateExpression    string
 	ConditionExpression string
 	At                  time.Time
 
-	AuditErr error // the audit line could not be written
+	AuditErr error // an audit line could not be written
 
 	sent *request // the request as sent, for the audit line
 }
@@ -75,8 +83,8 @@ func (r Result) Outcome() string {
 		return "ok: " + r.Recovered
 	case r.OK:
 		return "ok"
-	case r.GuardFailed:
-		return "guard failed: " + r.FailedClause
+	case r.Refusal != nil:
+		return "guard failed: " + r.Refusal.Clause
 	case r.Unknown:
 		return "unknown: " + r.Message
 	default:
@@ -92,8 +100,12 @@ const (
 
 // rereadTimeout bounds the read that settles an ambiguous error. It runs
 // even when the caller's context has ended: the operator must learn whether
-// the write happened.
-const rereadTimeout = 10 * time.Second
+// the write happened. stepTimeout bounds a step after the write, for the
+// same reason: the write it follows has happened.
+const (
+	rereadTimeout = 10 * time.Second
+	stepTimeout   = 30 * time.Second
+)
 
 func (e *Executor) now() time.Time {
 	if e.Now != nil {
@@ -108,9 +120,10 @@ func (e *Executor) now() time.Time {
 func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 	now := e.now()
 	res := Result{Plan: p, At: now}
+	spec := p.Spec()
 	fail := func(err error) Result {
 		res.Err = err
-		res.Message = "not " + p.Kind.done() + ": " + data.Describe(err)
+		res.Message = spec.NotDone(data.Describe(err))
 		res.AuditErr = e.audit(res)
 		return res
 	}
@@ -120,15 +133,14 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 	if err := e.Conn.CheckWrite(); err != nil {
 		return fail(err)
 	}
-	spec, ok := specFor(p.Kind)
-	if !ok || len(p.Key) == 0 || len(p.Seen) == 0 || p.Table != p.Kind.Table() {
+	if p.spec == nil || len(p.Key) == 0 || len(p.Seen) == 0 || p.Table != p.spec.Table {
 		return fail(fmt.Errorf("empty or unknown plan (%q); build plans with PlanFor", string(p.Kind)))
 	}
 	// Rebuild at this instant from the item as seen: the dialog may have
 	// been open for minutes, and endedAt or an expiry cutoff must be as of
 	// the write, not as of the keypress that opened it. Each attempt gets
 	// its own token.
-	req, err := buildRequest(p.Kind, spec, p.Seen, now, p.opts.withDefaults(), newAttempt())
+	req, err := buildRequest(p.spec, p.Seen, now, p.opts.withDefaults(), newAttempt())
 	if err != nil {
 		return fail(err)
 	}
@@ -153,19 +165,20 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 	case err == nil:
 		res.OK = true
 		res.Current = out.Attributes
-		res.Message = fmt.Sprintf("%s %s", p.Kind.done(), clip(p.Target))
+		res.Message = fmt.Sprintf("%s %s", spec.Done, clip(p.Target))
 	case errors.As(err, &ccf) && carriesAttempt(ccf.Item, req.attempt):
 		// The item already carries this attempt's write: an earlier try
 		// was applied and its response lost; the SDK's retry then found
 		// the guard broken by our own change.
 		res.recovered(ccf.Item, recoveredOnRetry)
 	case errors.As(err, &ccf):
-		res.GuardFailed = true
+		res.Refusal = refusal(spec, req.clauses, ccf.Item)
 		res.Current = ccf.Item
-		res.FailedClause, res.Failure, res.Message = explainFailure(p.Kind, req.clauses, ccf.Item)
+		res.Message = res.Refusal.Error()
 	case !tries.unanswered():
 		// Every try was answered with a refusal (throttling, validation,
-		// access denied): nothing was applied.
+		// access denied) or never left (no connection): nothing was
+		// applied.
 		return fail(&data.OpError{Op: "UpdateItem", Table: table, Endpoint: e.Conn.Target(), Err: err})
 	default:
 		// A try may have reached DynamoDB without its answer reaching us
@@ -173,21 +186,32 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 		// and look for this attempt's token before saying anything.
 		opErr := &data.OpError{Op: "UpdateItem", Table: table, Endpoint: e.Conn.Target(), Err: err}
 		item, readErr := e.reread(ctx, table, p.Key)
+		res.Err = opErr
+		res.Unknown = true
 		switch {
 		case readErr == nil && carriesAttempt(item, req.attempt):
+			res.Err, res.Unknown = nil, false
 			res.recovered(item, recoveredOnReread)
 		case readErr == nil:
-			res.Err = opErr
+			// Not applied as of the read; but the unanswered try may
+			// still be on its way, and its guard holds on this item as
+			// well as it did on the one the operator saw.
 			res.Current = item
-			res.Message = "not " + p.Kind.done() + ": " + data.Describe(opErr) + " (the item, read back, does not carry this write)"
+			res.ReadBackAt = e.now()
+			res.Message = fmt.Sprintf("not %s as read back at %s — the unanswered request could still land; check the row (%s)",
+				spec.Done, showTime(res.ReadBackAt, now), data.Describe(opErr))
 		default:
-			res.Err = opErr
-			res.Unknown = true
 			res.Message = fmt.Sprintf("%s %s: outcome unknown: the request may have reached DynamoDB (%s) and the item could not be read back (%s); check the row",
-				p.Kind.Title(), clip(p.Target), data.Describe(opErr), data.Describe(readErr))
+				spec.Title, clip(p.Target), data.Describe(opErr), data.Describe(readErr))
 		}
 	}
 	res.AuditErr = e.audit(res)
+	if res.OK && p.spec.Then != nil {
+		res.Then = e.then(ctx, p, res.Current)
+		if err := e.auditStep(res); res.AuditErr == nil {
+			res.AuditErr = err
+		}
+	}
 	return res
 }
 
@@ -196,15 +220,25 @@ func (r *Result) recovered(item data.Item, how string) {
 	r.OK = true
 	r.Recovered = how
 	r.Current = item
-	r.Message = fmt.Sprintf("%s %s (%s)", r.Plan.Kind.done(), clip(r.Plan.Target), how)
+	r.Message = fmt.Sprintf("%s %s (%s)", r.Plan.Spec().Done, clip(r.Plan.Target), how)
+}
+
+// then runs the action's step after its write, with its own deadline.
+func (e *Executor) then(ctx context.Context, p Plan, written data.Item) *StepResult {
+	step := p.spec.Then
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stepTimeout)
+	defer cancel()
+	r := step.Run(ctx, e.Conn, p, written)
+	r.Step = step.Name
+	return &r
 }
 
 // tryLog watches each try the SDK makes of one request (the retry loop runs
 // them all through the deserialize step) and remembers whether any of them
 // went unanswered: no HTTP response at all (the SDK then reports status 0),
-// or a 5xx, after which DynamoDB
-// may or may not have applied the write. Tries answered with a 4xx were
-// refused before anything was applied.
+// or a 5xx, after which DynamoDB may or may not have applied the write.
+// Tries answered with a 4xx were refused before anything was applied, and
+// a try that could not connect (a dial error) never left.
 type tryLog struct {
 	mu       sync.Mutex
 	noAnswer bool
@@ -222,7 +256,7 @@ func (t *tryLog) watch(o *dynamodb.Options) {
 		return stack.Deserialize.Add(middleware.DeserializeMiddlewareFunc("opsdeckTryLog",
 			func(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
 				out, md, err := next.HandleDeserialize(ctx, in)
-				if err != nil {
+				if err != nil && !neverSent(err) {
 					if resp, ok := out.RawResponse.(*smithyhttp.Response); !ok || resp == nil || resp.Response == nil || resp.StatusCode < 100 || resp.StatusCode >= 500 {
 						t.mu.Lock()
 						t.noAnswer = true
@@ -232,6 +266,13 @@ func (t *tryLog) watch(o *dynamodb.Options) {
 				return out, md, err
 			}), middleware.Before)
 	})
+}
+
+// neverSent reports whether a try failed before a connection was made, so
+// the request cannot have reached DynamoDB.
+func neverSent(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // reread reads the item strongly consistently, with its own deadline.
@@ -245,29 +286,54 @@ func (e *Executor) reread(ctx context.Context, table string, key data.Item) (dat
 	return out.Item, nil
 }
 
-// explainFailure re-evaluates the guard against the item DynamoDB returned
-// (ALL_OLD) to name the clause that failed and say what the item holds now.
-func explainFailure(k Kind, clauses []Clause, current data.Item) (clause string, why Failure, msg string) {
-	prefix := "not " + k.done() + ": "
-	if len(current) == 0 {
-		text := "the item still exists"
-		if len(clauses) > 0 {
-			text = clauses[0].Text
-		}
-		return text, FailGone, prefix + "the item no longer exists"
-	}
-	if c, ok := firstFailing(clauses, current); ok {
-		return c.Text, c.FailureOn(current), prefix + c.Explain(current)
-	}
-	// Every clause holds on the returned item, so it changed twice: once
-	// to fail the check and back again before we read it. Rare, but say so.
-	return "", FailChangedSinceSeen, prefix + "the item changed while the write was checked; refresh and try again"
-}
-
+// audit appends the write's line: what was sent, and its outcome.
 func (e *Executor) audit(r Result) error {
 	if e.Audit == nil {
 		return nil
 	}
+	p := r.Plan
+	// Log what was sent; a write refused before building logs what was
+	// planned, so the line still says what the operator asked for.
+	names, values := p.Names, p.Values
+	update, cond := p.UpdateExpression, p.ConditionExpression
+	if r.sent != nil {
+		names, values = r.sent.names, r.sent.values
+		update, cond = r.sent.update, r.sent.condition
+	}
+	line := e.auditEntry(r)
+	line.Update, line.Condition = update, cond
+	line.Names, line.Values = names, plainMap(maskedValues(values))
+	line.Result, line.Message = r.Outcome(), maskedText(r.Message)
+	return e.Audit.Append(line)
+}
+
+// auditStep appends the line of the step after the write (r.Then): its own
+// result and what it sent, under the same action, target and key.
+func (e *Executor) auditStep(r Result) error {
+	if e.Audit == nil || r.Then == nil {
+		return nil
+	}
+	t := r.Then
+	line := e.auditEntry(r)
+	line.Time = e.now().UTC()
+	line.Step = t.Step
+	line.Result = "ok"
+	if !t.OK {
+		line.Result = "error: " + data.Describe(t.Err)
+	}
+	line.Message = maskedText(t.Message)
+	if len(t.Sent) > 0 {
+		line.Values = map[string]any{}
+		for k, v := range t.Sent {
+			line.Values[k] = maskedText(v)
+		}
+	}
+	return e.Audit.Append(line)
+}
+
+// auditEntry is what every line of one Execute shares: when, who, where,
+// and which item.
+func (e *Executor) auditEntry(r Result) AuditEntry {
 	p := r.Plan
 	op := p.Operator
 	if op.User == "" {
@@ -280,35 +346,21 @@ func (e *Executor) audit(r Result) error {
 			profile = e.Conn.Profile
 		}
 	}
-	// Log what was sent; a write refused before building logs what was
-	// planned, so the line still says what the operator asked for.
-	names, values := p.Names, p.Values
-	update, cond := p.UpdateExpression, p.ConditionExpression
-	if r.sent != nil {
-		names, values = r.sent.names, r.sent.values
-		update, cond = r.sent.update, r.sent.condition
-	}
 	var table string
 	if p.Table != "" {
 		table = e.Tables.Name(p.Table)
 	}
-	return e.Audit.Append(AuditEntry{
-		Time:      r.At.UTC(),
-		Operator:  op.User,
-		Profile:   profile,
-		Env:       e.Env,
-		Endpoint:  endpoint,
-		Table:     table,
-		Key:       plainMap(p.Key),
-		Action:    p.Kind,
-		Target:    p.Target,
-		Update:    update,
-		Condition: cond,
-		Names:     names,
-		Values:    plainMap(maskedValues(values)),
-		Result:    r.Outcome(),
-		Message:   maskedText(r.Message),
-	})
+	return AuditEntry{
+		Time:     r.At.UTC(),
+		Operator: op.User,
+		Profile:  profile,
+		Env:      e.Env,
+		Endpoint: endpoint,
+		Table:    table,
+		Key:      plainMap(p.Key),
+		Action:   p.Kind,
+		Target:   p.Target,
+	}
 }
 
 // maskedValues are the request's values as the audit log keeps them: a

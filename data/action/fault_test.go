@@ -43,7 +43,7 @@ func TestExecuteReportsInfrastructureFailuresClearly(t *testing.T) {
 	audit := openTestAudit(t)
 	exec := &Executor{Conn: conn, Tables: tables, Audit: audit}
 	r := exec.Execute(ctx, p)
-	if r.OK || r.GuardFailed || !data.IsThrottled(r.Err) {
+	if r.OK || r.Refusal != nil || !data.IsThrottled(r.Err) {
 		t.Fatalf("throttled: %+v", r)
 	}
 	if !strings.HasPrefix(r.Message, "not released: throttled by DynamoDB on wallcrawler-sessions") {
@@ -58,7 +58,7 @@ func TestExecuteReportsInfrastructureFailuresClearly(t *testing.T) {
 	exec.Conn = real
 	exec.Tables = tables.WithPrefix("never-created-")
 	r = exec.Execute(ctx, p)
-	if r.OK || r.GuardFailed || !data.IsNotFound(r.Err) || !strings.Contains(r.Message, "never-created-wallcrawler-sessions does not exist") {
+	if r.OK || r.Refusal != nil || !data.IsNotFound(r.Err) || !strings.Contains(r.Message, "never-created-wallcrawler-sessions does not exist") {
 		t.Errorf("missing table: %+v", r)
 	}
 

@@ -111,7 +111,8 @@ func (w *world) del(id data.TableID, key data.Item) {
 // plan builds a plan from the item as stored now (what the operator sees).
 func (w *world) plan(kind Kind, key data.Item, opts Options) Plan {
 	w.t.Helper()
-	seen := w.get(kind.Table(), key)
+	spec, _ := kind.Spec()
+	seen := w.get(spec.Table, key)
 	if seen == nil {
 		w.t.Fatalf("no item to plan on")
 	}
@@ -158,14 +159,17 @@ func sameItem(a, b data.Item) bool {
 // with the given failure kind and a message containing want.
 func expectGuardFailure(t *testing.T, r Result, clause string, why Failure, want string) {
 	t.Helper()
-	if r.OK || !r.GuardFailed || r.Err != nil {
-		t.Fatalf("want guard failure, got OK=%v GuardFailed=%v Err=%v Message=%q", r.OK, r.GuardFailed, r.Err, r.Message)
+	if r.OK || r.Refusal == nil || r.Err != nil {
+		t.Fatalf("want guard failure, got OK=%v Refusal=%v Err=%v Message=%q", r.OK, r.Refusal, r.Err, r.Message)
 	}
-	if r.FailedClause != clause {
-		t.Errorf("failed clause = %q, want %q (message %q)", r.FailedClause, clause, r.Message)
+	if r.Refusal.Clause != clause {
+		t.Errorf("failed clause = %q, want %q (message %q)", r.Refusal.Clause, clause, r.Message)
 	}
-	if r.Failure != why {
-		t.Errorf("failure = %q, want %q (message %q)", r.Failure, why, r.Message)
+	if r.Refusal.Failure != why {
+		t.Errorf("failure = %q, want %q (message %q)", r.Refusal.Failure, why, r.Message)
+	}
+	if r.Message != r.Refusal.Error() || !sameItem(r.Current, r.Refusal.Current) {
+		t.Errorf("message %q is not the refusal's %q, or the items differ", r.Message, r.Refusal.Error())
 	}
 	// "…" in want stands for a part that varies (a local clock time).
 	rest := r.Message

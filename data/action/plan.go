@@ -55,6 +55,9 @@ type Plan struct {
 
 	Changes []Change
 	Guard   []Clause
+	// Then says what the action does after the write (Spec.Then), for the
+	// dialog: "" when it does nothing more.
+	Then string
 
 	// The request as of PlannedAt, for the dialog, docs and tests. Execute
 	// sends the same expressions with values recomputed at its own instant.
@@ -66,7 +69,17 @@ type Plan struct {
 	Operator  Operator
 	PlannedAt time.Time
 
+	spec *Spec
 	opts Options
+}
+
+// Spec is the declaration of the plan's action. A Plan not built by PlanFor
+// has a placeholder naming its Kind.
+func (p Plan) Spec() Spec {
+	if p.spec != nil {
+		return *p.spec
+	}
+	return Spec{Kind: p.Kind, Title: string(p.Kind), Verb: string(p.Kind), Done: "done"}
 }
 
 // NotApplicableError says why an action cannot apply to an item.
@@ -81,56 +94,52 @@ func notApplicable(k Kind, format string, args ...any) error {
 	return &NotApplicableError{Kind: k, Reason: fmt.Sprintf(format, args...)}
 }
 
-// kindSpec is what each action file provides.
-type kindSpec struct {
-	// target is the human id of the item.
-	target func(seen data.Item) string
-	// check says, in the action's own words, why the action does not apply
-	// to the item as seen (nil when it does).
-	check func(seen data.Item, now time.Time, o Options) error
-	// build writes the guard and the update. It only fails on malformed
-	// items, so it gives the same answer at plan and at execute time.
-	build func(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]Clause, []setOp, []Change, error)
-}
-
-func specFor(k Kind) (kindSpec, bool) {
-	switch k {
-	case ReleaseSession:
-		return releaseSpec, true
-	case RetryEvent:
-		return retryEventSpec, true
-	case MarkSandboxDeletion:
-		return markSandboxSpec, true
-	case RetrySandboxDeletion:
-		return retrySandboxSpec, true
-	case MarkRunFailed:
-		return markRunSpec, true
-	}
-	return kindSpec{}, false
-}
-
 // PlanFor builds the plan of an action on an item as the operator saw it at
 // now. The error (a *NotApplicableError) says in plain words why the action
 // does not apply, e.g. "only RUNNING sessions can be released; this one is
 // COMPLETED".
 func PlanFor(kind Kind, seen data.Item, now time.Time, opts Options) (Plan, error) {
-	spec, ok := specFor(kind)
-	if !ok {
+	spec := specOf(kind)
+	if spec == nil {
 		return Plan{}, notApplicable(kind, "unknown action %q", string(kind))
 	}
+	return plan(spec, seen, now, opts)
+}
+
+// PlanFirst plans the first of kinds that applies to the item (the actions
+// that share a key); when none does, it returns the first one's error,
+// which says why.
+func PlanFirst(kinds []Kind, seen data.Item, now time.Time, opts Options) (Plan, error) {
+	var first error
+	for _, k := range kinds {
+		p, err := PlanFor(k, seen, now, opts)
+		if err == nil {
+			return p, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if first == nil {
+		first = notApplicable("", "no action to plan")
+	}
+	return Plan{}, first
+}
+
+func plan(spec *Spec, seen data.Item, now time.Time, opts Options) (Plan, error) {
+	kind := spec.Kind
 	if len(seen) == 0 {
 		return Plan{}, notApplicable(kind, "no item selected")
 	}
 	opts = opts.withDefaults()
-	table := kind.Table()
-	key, err := keyOf(table, seen)
+	key, err := keyOf(spec.Table, seen)
 	if err != nil {
 		return Plan{}, notApplicable(kind, "%v", err)
 	}
 	if err := spec.check(seen, now, opts); err != nil {
-		return Plan{}, err
+		return Plan{}, notApplicable(kind, "%v", err)
 	}
-	req, err := buildRequest(kind, spec, seen, now, opts, newAttempt())
+	req, err := buildRequest(spec, seen, now, opts, newAttempt())
 	if err != nil {
 		return Plan{}, err
 	}
@@ -142,20 +151,29 @@ func PlanFor(kind Kind, seen data.Item, now time.Time, opts Options) (Plan, erro
 			return Plan{}, notApplicable(kind, "%s: %s", c.Text, c.Explain(seen))
 		}
 	}
+	var then string
+	if spec.Then != nil {
+		then = spec.Then.Title
+		if spec.Then.Describe != nil {
+			then += ": " + spec.Then.Describe(seen, opts)
+		}
+	}
 	return Plan{
 		Kind:                kind,
-		Table:               table,
+		Table:               spec.Table,
 		Key:                 key,
 		Target:              spec.target(seen),
 		Seen:                seen,
 		Changes:             req.changes,
 		Guard:               req.clauses,
+		Then:                then,
 		UpdateExpression:    req.update,
 		ConditionExpression: req.condition,
 		Names:               req.names,
 		Values:              req.values,
 		Operator:            opts.Operator,
 		PlannedAt:           now,
+		spec:                spec,
 		opts:                opts,
 	}, nil
 }
@@ -163,11 +181,11 @@ func PlanFor(kind Kind, seen data.Item, now time.Time, opts Options) (Plan, erro
 // buildRequest builds the request of one attempt: the action's own guard
 // and sets, plus the attempt's token (AttemptAttr), which is what lets
 // Execute recognise its own write when a response is lost.
-func buildRequest(kind Kind, spec kindSpec, seen data.Item, now time.Time, opts Options, attempt string) (request, error) {
+func buildRequest(spec *Spec, seen data.Item, now time.Time, opts Options, attempt string) (request, error) {
 	b := newExprBuilder()
 	clauses, sets, changes, err := spec.build(b, seen, now, opts)
 	if err != nil {
-		return request{}, notApplicable(kind, "%v", err)
+		return request{}, notApplicable(spec.Kind, "%v", err)
 	}
 	sets = append(sets, setOp{AttemptAttr, b.value("attempt", sv(attempt))})
 	changes = append(changes, Change{AttemptAttr, show(seen[AttemptAttr]), "new id for this attempt"})
@@ -177,13 +195,16 @@ func buildRequest(kind Kind, spec kindSpec, seen data.Item, now time.Time, opts 
 }
 
 // Available lists the actions that apply to an item of a table as seen at
-// now. Delegations, subscriptions and consumers never have any (see
-// DelegationsReadOnly).
+// now. Delegations, subscriptions and consumers never have any
+// (NoActionReason).
 func Available(table data.TableID, seen data.Item, now time.Time, opts Options) []Kind {
 	var out []Kind
-	for _, k := range kindsFor(table) {
-		if _, err := PlanFor(k, seen, now, opts); err == nil {
-			out = append(out, k)
+	for i := range specs {
+		if specs[i].Table != table {
+			continue
+		}
+		if _, err := plan(&specs[i], seen, now, opts); err == nil {
+			out = append(out, specs[i].Kind)
 		}
 	}
 	return out

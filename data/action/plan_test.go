@@ -87,7 +87,8 @@ func TestPlanForNeverPanicsOnBadItems(t *testing.T) {
 		{"PK": S("USER#1"), "SK": S("RUN#x"), "status": S("PROCESSING"), "updatedAt": &types.AttributeValueMemberNULL{Value: true}},
 	}
 	for _, it := range bad {
-		for _, k := range Kinds() {
+		for _, spec := range Specs() {
+			k := spec.Kind
 			func() {
 				defer func() {
 					if r := recover(); r != nil {
@@ -181,15 +182,17 @@ func TestCheckAndRefreshAgainstANewerImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, _, _ := p.Check(seen); !ok {
+	if r := p.Check(seen); r != nil {
 		t.Fatalf("the plan must pass on the item it was made from")
 	}
 
 	moved := runningSession("sess_r")
 	moved["internalStatus"] = S("ACTIVE")
-	ok, why, msg := p.Check(moved)
-	if ok || why != FailChangedSinceSeen || msg != "not released: changed since seen: internalStatus was READY, is now ACTIVE" {
-		t.Errorf("Check(moved) = %v %q %q", ok, why, msg)
+	r := p.Check(moved)
+	if r == nil || r.Failure != FailChangedSinceSeen || r.Clause != "internalStatus is still READY, as seen" ||
+		r.Reason != "changed since seen: internalStatus was READY, is now ACTIVE" ||
+		r.Error() != "not released: changed since seen: internalStatus was READY, is now ACTIVE" {
+		t.Errorf("Check(moved) = %+v", r)
 	}
 	q, err := p.Refresh(moved, now)
 	if err != nil || q.Operator.User != "a@b" || !avEqual(q.Values[":seen_internalStatus"], S("ACTIVE")) {
@@ -198,13 +201,13 @@ func TestCheckAndRefreshAgainstANewerImage(t *testing.T) {
 
 	ended := runningSession("sess_r")
 	ended["status"] = S("COMPLETED")
-	if ok, why, _ := p.Check(ended); ok || why != FailAlreadyDone {
-		t.Errorf("Check(ended) = %v %q", ok, why)
+	if r := p.Check(ended); r == nil || r.Failure != FailAlreadyDone {
+		t.Errorf("Check(ended) = %+v", r)
 	}
 	if _, err := p.Refresh(ended, now); err == nil || !strings.Contains(err.Error(), "this one is COMPLETED") {
 		t.Errorf("Refresh(ended) err = %v", err)
 	}
-	if ok, why, msg := p.Check(nil); ok || why != FailGone || msg != "not released: the item no longer exists" {
-		t.Errorf("Check(nil) = %v %q %q", ok, why, msg)
+	if r := p.Check(nil); r == nil || r.Failure != FailGone || r.Current != nil || r.Error() != "not released: the item no longer exists" {
+		t.Errorf("Check(nil) = %+v", r)
 	}
 }

@@ -66,13 +66,9 @@ func TestReadOnlyExecuteSendsNoRequest(t *testing.T) {
 	exec := &Executor{Conn: connect(true), Tables: tables.WithPrefix("readonly-never-created-"), Audit: openTestAudit(t)}
 
 	for _, p := range plans {
-		if r := exec.Execute(ctx, p); r.Err != data.ErrReadOnly || r.OK || r.GuardFailed {
+		if r := exec.Execute(ctx, p); r.Err != data.ErrReadOnly || r.OK || r.Refusal != nil {
 			t.Errorf("%s in read-only mode: %+v", p.Kind, r)
 		}
-	}
-	bulk := exec.ExecuteBulk(ctx, plans, nil)
-	if len(bulk.Errors) != len(plans) {
-		t.Errorf("bulk in read-only mode: %+v", bulk)
 	}
 	if ops := rec.seen(); len(ops) != 0 {
 		t.Fatalf("read-only mode sent %d requests: %v", len(ops), ops)

@@ -12,16 +12,15 @@ import (
 // words Execute would use; Refresh rebuilds the plan on the newer image.
 
 // Check evaluates the plan's guard against a newer image of the item (nil or
-// empty: the item was deleted). When a clause no longer holds it returns
-// false with the failure kind and the message a write would get now.
-func (p Plan) Check(current data.Item) (ok bool, why Failure, message string) {
+// empty: the item was deleted). It returns nil when every clause still
+// holds, else the refusal a write would get now.
+func (p Plan) Check(current data.Item) *Refusal {
 	if len(current) > 0 {
 		if _, failing := firstFailing(p.Guard, current); !failing {
-			return true, "", ""
+			return nil
 		}
 	}
-	_, why, message = explainFailure(p.Kind, p.Guard, current)
-	return false, why, message
+	return refusal(p.Spec(), p.Guard, current)
 }
 
 // Refresh plans the same action on a newer image of the item, keeping the
@@ -29,5 +28,8 @@ func (p Plan) Check(current data.Item) (ok bool, why Failure, message string) {
 // and the operator confirms what is really there. The error says why the
 // action no longer applies (the same reasons PlanFor gives).
 func (p Plan) Refresh(current data.Item, now time.Time) (Plan, error) {
-	return PlanFor(p.Kind, current, now, p.opts)
+	if p.spec == nil {
+		return PlanFor(p.Kind, current, now, p.opts)
+	}
+	return plan(p.spec, current, now, p.opts)
 }

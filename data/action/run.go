@@ -1,6 +1,7 @@
 package action
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -17,16 +18,12 @@ import (
 // runTime is AppLens's timestamp shape.
 const runTime = time.RFC3339
 
-var markRunSpec = kindSpec{
-	target: func(seen data.Item) string {
-		if id, ok := str(seen, "runId"); ok && id != "" {
-			return id
-		}
-		s, _ := str(seen, "SK")
-		return s
-	},
-	check: checkMarkRun,
-	build: buildMarkRun,
+func runID(seen data.Item) string {
+	if id, ok := str(seen, "runId"); ok && id != "" {
+		return id
+	}
+	s, _ := str(seen, "SK")
+	return s
 }
 
 // utcStamp is the only shape of updatedAt whose text order is time order:
@@ -50,38 +47,38 @@ func staleBefore(raw string, now time.Time, o Options) string {
 func checkMarkRun(seen data.Item, now time.Time, o Options) error {
 	status, ok := str(seen, "status")
 	if !ok {
-		return notApplicable(MarkRunFailed, "this run has no readable status (%s)", show(seen["status"]))
+		return fmt.Errorf("this run has no readable status (%s)", show(seen["status"]))
 	}
 	if status != "PROCESSING" {
-		return notApplicable(MarkRunFailed, "only runs stuck in PROCESSING can be marked failed; this one is %s", clip(status))
+		return fmt.Errorf("only runs stuck in PROCESSING can be marked failed; this one is %s", clip(status))
 	}
 	if err := requireScalar(seen, "updatedAt"); err != nil {
-		return notApplicable(MarkRunFailed, "%v", err)
+		return err
 	}
 	v := seen["updatedAt"]
 	raw, isS := str(seen, "updatedAt")
 	switch {
 	case v == nil:
-		return notApplicable(MarkRunFailed, "the run has no updatedAt, so opsdeck cannot tell how long it has been stuck")
+		return errors.New("the run has no updatedAt, so opsdeck cannot tell how long it has been stuck")
 	case !isS:
-		return notApplicable(MarkRunFailed, "updatedAt is %s, not the ISO 8601 string AppLens writes, so opsdeck cannot tell how long the run has been stuck", typed(v))
+		return fmt.Errorf("updatedAt is %s, not the ISO 8601 string AppLens writes, so opsdeck cannot tell how long the run has been stuck", typed(v))
 	}
 	updated, _, err := data.ParseTime(raw)
 	switch {
 	case err != nil:
-		return notApplicable(MarkRunFailed, "updatedAt is %s, not an ISO 8601 time, so opsdeck cannot tell how long the run has been stuck", show(v))
+		return fmt.Errorf("updatedAt is %s, not an ISO 8601 time, so opsdeck cannot tell how long the run has been stuck", show(v))
 	case updated.After(now.Add(clockSkew)):
-		return notApplicable(MarkRunFailed, "updatedAt %s is %s in the future; a clock is wrong, so opsdeck will not judge how long the run has been stuck",
+		return fmt.Errorf("updatedAt %s is %s in the future; a clock is wrong, so opsdeck will not judge how long the run has been stuck",
 			show(v), updated.Sub(now).Truncate(time.Second))
 	case !utcStamp.MatchString(raw):
 		// Text order is time order only for UTC "Z" stamps of one shape;
 		// a condition on any other would not mean what it says.
-		return notApplicable(MarkRunFailed, "updatedAt %s is not a UTC timestamp ending in \"Z\" (as AppLens writes), so DynamoDB cannot compare it with the staleness cutoff", show(v))
+		return fmt.Errorf("updatedAt %s is not a UTC timestamp ending in \"Z\" (as AppLens writes), so DynamoDB cannot compare it with the staleness cutoff", show(v))
 	}
 	// The decision is the condition's own comparison, on the same text.
 	if raw >= staleBefore(raw, now, o) {
 		age := max(now.Sub(updated), 0).Truncate(time.Second)
-		return notApplicable(MarkRunFailed, "the run was updated %s ago; only runs silent in PROCESSING for more than %s count as stuck", age, o.StaleRun)
+		return fmt.Errorf("the run was updated %s ago; only runs silent in PROCESSING for more than %s count as stuck", age, o.StaleRun)
 	}
 	return nil
 }

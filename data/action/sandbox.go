@@ -21,18 +21,6 @@ import (
 // Sandboxes · Retry deletion puts a deletion_failed sandbox back in the
 // cleanup job's queue; deletion_retry_count is left for the job to count.
 
-var markSandboxSpec = kindSpec{
-	target: sandboxID,
-	check:  checkMarkSandbox,
-	build:  buildMarkSandbox,
-}
-
-var retrySandboxSpec = kindSpec{
-	target: sandboxID,
-	check:  checkRetrySandbox,
-	build:  buildRetrySandbox,
-}
-
 func sandboxID(seen data.Item) string {
 	if id, ok := str(seen, "sandbox_id"); ok && id != "" {
 		return id
@@ -114,20 +102,20 @@ func (r labReading) within(now time.Time) bool { return r.allocatedAt > r.cutoff
 func checkMarkSandbox(seen data.Item, now time.Time, _ Options) error {
 	status, ok := str(seen, "status")
 	if !ok {
-		return notApplicable(MarkSandboxDeletion, "this sandbox has no readable status (%s)", show(seen["status"]))
+		return fmt.Errorf("this sandbox has no readable status (%s)", show(seen["status"]))
 	}
 	if status != "allocated" {
-		return notApplicable(MarkSandboxDeletion, "only allocated sandboxes can be marked for deletion; this one is %s", clip(status))
+		return fmt.Errorf("only allocated sandboxes can be marked for deletion; this one is %s", clip(status))
 	}
 	if err := requireScalar(seen, "status", "allocated_to_track", "allocated_at", "lab_duration_hours"); err != nil {
-		return notApplicable(MarkSandboxDeletion, "%v", err)
+		return err
 	}
 	lab, problem := readLab(seen, now)
 	if problem != "" {
-		return notApplicable(MarkSandboxDeletion, "%s", problem)
+		return errors.New(problem)
 	}
 	if !lab.within(now) {
-		return notApplicable(MarkSandboxDeletion, "allocation expired at %s (allocated %s, lab duration %gh); the broker's expiry job handles it",
+		return fmt.Errorf("allocation expired at %s (allocated %s, lab duration %gh); the broker's expiry job handles it",
 			showTime(lab.expires(), now), showTime(lab.allocated(), now), lab.hours)
 	}
 	return nil
@@ -197,13 +185,13 @@ func requestDeletion(b *exprBuilder, seen data.Item, now time.Time) ([]setOp, []
 func checkRetrySandbox(seen data.Item, _ time.Time, _ Options) error {
 	status, ok := str(seen, "status")
 	if !ok {
-		return notApplicable(RetrySandboxDeletion, "this sandbox has no readable status (%s)", show(seen["status"]))
+		return fmt.Errorf("this sandbox has no readable status (%s)", show(seen["status"]))
 	}
 	if status != "deletion_failed" {
-		return notApplicable(RetrySandboxDeletion, "only sandboxes whose deletion failed can be retried; this one is %s", clip(status))
+		return fmt.Errorf("only sandboxes whose deletion failed can be retried; this one is %s", clip(status))
 	}
 	if err := requireScalar(seen, "deletion_retry_count"); err != nil {
-		return notApplicable(RetrySandboxDeletion, "%v", err)
+		return err
 	}
 	return nil
 }

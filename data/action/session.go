@@ -23,27 +23,23 @@ var runningStatuses = []string{"RUNNING", "CREATING", "PROVISIONING", "STARTING"
 // sessionTime is how Wallcrawler writes its ISO 8601 timestamps.
 const sessionTime = time.RFC3339
 
-var releaseSpec = kindSpec{
-	target: func(seen data.Item) string { s, _ := str(seen, "sessionId"); return s },
-	check:  checkRelease,
-	build:  buildRelease,
-}
+func sessionID(seen data.Item) string { s, _ := str(seen, "sessionId"); return s }
 
 func checkRelease(seen data.Item, _ time.Time, _ Options) error {
 	status, hasStatus := str(seen, "status")
 	internal, _ := str(seen, "internalStatus")
 	if !hasStatus {
-		return notApplicable(ReleaseSession, "this session has no readable status (%s); opsdeck will not guess whether it runs", show(seen["status"]))
+		return fmt.Errorf("this session has no readable status (%s); opsdeck will not guess whether it runs", show(seen["status"]))
 	}
 	if sdk := data.SDKStatus(status, internal); sdk != data.SessionRunning {
 		if sdk == "" {
 			sdk = "unknown (" + clip(status) + ")"
 		}
-		return notApplicable(ReleaseSession, "only RUNNING sessions can be released; this one is %s", sdk)
+		return fmt.Errorf("only RUNNING sessions can be released; this one is %s", sdk)
 	}
 	if v, ok := seen["eventHistory"]; ok && v != nil {
 		if _, isList := v.(*types.AttributeValueMemberL); !isList {
-			return notApplicable(ReleaseSession, "eventHistory holds a %s, not a list, so the release could not be recorded in it; fix the item by hand", data.TypeName(v))
+			return fmt.Errorf("eventHistory holds a %s, not a list, so the release could not be recorded in it; fix the item by hand", data.TypeName(v))
 		}
 	}
 	return requireScalar(seen, "status", "internalStatus", "updatedAt")

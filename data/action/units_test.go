@@ -196,8 +196,7 @@ func TestMessagesQuoteValuesOnOneLine(t *testing.T) {
 	released := runningSession("sess_msg")
 	released["status"] = S(hostile)
 	released["internalStatus"] = S("STOPPED")
-	_, _, msg := p.Check(released)
-	check("guard failure", msg)
+	check("guard failure", p.Check(released).Error())
 
 	sb = allocatedSandbox("sb-msg", now)
 	sb["allocated_to_track"] = S("track\n123")

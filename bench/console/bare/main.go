@@ -1,0 +1,52 @@
+// Command bare is the yardstick of the start-up benchmark: the least a Go
+// program must do to show the rows opsdeck shows first. It connects the way
+// opsdeck does (data.Connect) and runs the same first query (the Sessions
+// pane's default: sessions whose status is RUNNING, soonest expiry first,
+// one page), then prints the session ids, one a line, and exits. No
+// terminal, no UI, no stream reader.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"opsdeck/data"
+)
+
+func main() {
+	endpoint := flag.String("endpoint-url", "", "DynamoDB endpoint")
+	table := flag.String("sessions-table", "", "physical name of the sessions table")
+	flag.Parse()
+	if err := run(*endpoint, *table); err != nil {
+		fmt.Fprintln(os.Stderr, "bare:", err)
+		os.Exit(1)
+	}
+}
+
+func run(endpoint, table string) error {
+	ctx := context.Background()
+	conn, err := data.Connect(ctx, data.ConnOptions{Endpoint: endpoint})
+	if err != nil {
+		return err
+	}
+	var overrides map[string]string
+	if table != "" {
+		overrides = map[string]string{string(data.TableSessions): table}
+	}
+	tables, err := data.ResolveTables("", overrides)
+	if err != nil {
+		return err
+	}
+	page, err := data.NewStore(conn, tables).Page(ctx, data.SessionsByStatus(data.SessionRunning), data.PageRequest{})
+	if err != nil {
+		return fmt.Errorf("%s", data.Describe(err))
+	}
+	w := bufio.NewWriter(os.Stdout)
+	for _, s := range page.Items {
+		fmt.Fprintln(w, s.ID())
+	}
+	return w.Flush()
+}
