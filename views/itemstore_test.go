@@ -183,7 +183,7 @@ func TestItemStorePacksLooseItems(t *testing.T) {
 // sooner) until its second block arrives; it is then compressed, and every
 // item of both reads back exactly, from the blocks themselves.
 func TestItemStoreFirstBlockCompressedLater(t *testing.T) {
-	l := newList(&Context{}, PaneSessions, "sessions", sessionColumns(), sessionRow)
+	l := newList(&Context{}, PaneSessions, sessionsPresenter)
 	l.scope.Table = data.TableSessions
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var pages [2][]data.Item
