@@ -11,34 +11,34 @@ func TestParseCommand(t *testing.T) {
 		in   string
 		want Command
 	}{
-		{"sessions", Command{Verb: VerbSessions}},
-		{"  sessions   proj_1 ", Command{Verb: VerbSessions, Arg: "proj_1"}},
-		{"sessions status=running", Command{Verb: VerbSessions, Opt: "status", Value: "RUNNING"}},
-		{"sessions status=WEIRD", Command{Verb: VerbSessions, Opt: "status", Value: "WEIRD"}},
-		{"SESSIONS proj_1", Command{Verb: VerbSessions, Arg: "proj_1"}},
-		{"session sess_abc", Command{Verb: VerbSession, Arg: "sess_abc"}},
-		{"runs 12345", Command{Verb: VerbRuns, Arg: "12345"}},
-		{"run c8a91e", Command{Verb: VerbRun, Arg: "c8a91e"}},
-		{"inbox user-1", Command{Verb: VerbInbox, Arg: "user-1"}},
-		{"inbox user-1 type=order.", Command{Verb: VerbInbox, Arg: "user-1", Type: "order."}},
-		{"inbox status=FAILED user-1", Command{Verb: VerbInbox, Arg: "user-1", Status: "failed"}},
-		{"inbox u type=order. status=fail", Command{Verb: VerbInbox, Arg: "u", Type: "order.", Status: "fail"}},
-		{"delegations did:web:svc", Command{Verb: VerbDelegations, Arg: "did:web:svc"}},
-		{"subscriptions did:mailto:a", Command{Verb: VerbSubscriptions, Arg: "did:mailto:a"}},
-		{"consumers did:key:z6", Command{Verb: VerbConsumers, Arg: "did:key:z6"}},
-		{"sandboxes", Command{Verb: VerbSandboxes}},
-		{"sandboxes status=Allocated", Command{Verb: VerbSandboxes, Opt: "status", Value: "allocated"}},
-		{"sandboxes track=track-1", Command{Verb: VerbSandboxes, Opt: "track", Value: "track-1"}},
-		{"sandboxes key=k=v", Command{Verb: VerbSandboxes, Opt: "key", Value: "k=v"}},
-		{"stream", Command{Verb: VerbStream}},
-		{"stream Sessions", Command{Verb: VerbStream, Arg: "sessions"}},
-		{"q", Command{Verb: VerbQuit}},
-		{"quit", Command{Verb: VerbQuit}},
+		{"sessions", parsed(VerbSessions, "")},
+		{"  sessions   proj_1 ", parsed(VerbSessions, "proj_1")},
+		{"sessions status=running", parsed(VerbSessions, "", "status", "RUNNING")},
+		{"sessions status=WEIRD", parsed(VerbSessions, "", "status", "WEIRD")},
+		{"SESSIONS proj_1", parsed(VerbSessions, "proj_1")},
+		{"session sess_abc", parsed(VerbSession, "sess_abc")},
+		{"runs 12345", parsed(VerbRuns, "12345")},
+		{"run c8a91e", parsed(VerbRun, "c8a91e")},
+		{"inbox user-1", parsed(VerbInbox, "user-1")},
+		{"inbox user-1 type=order.", parsed(VerbInbox, "user-1", "type", "order.")},
+		{"inbox status=FAILED user-1", parsed(VerbInbox, "user-1", "status", "failed")},
+		{"inbox u type=order. status=fail", parsed(VerbInbox, "u", "type", "order.", "status", "fail")},
+		{"delegations did:web:svc", parsed(VerbDelegations, "did:web:svc")},
+		{"subscriptions did:mailto:a", parsed(VerbSubscriptions, "did:mailto:a")},
+		{"consumers did:key:z6", parsed(VerbConsumers, "did:key:z6")},
+		{"sandboxes", parsed(VerbSandboxes, "")},
+		{"sandboxes status=Allocated", parsed(VerbSandboxes, "", "status", "allocated")},
+		{"sandboxes track=track-1", parsed(VerbSandboxes, "", "track", "track-1")},
+		{"sandboxes key=k=v", parsed(VerbSandboxes, "", "key", "k=v")},
+		{"stream", parsed(VerbStream, "")},
+		{"stream Sessions", parsed(VerbStream, "sessions")},
+		{"q", parsed(VerbQuit, "")},
+		{"quit", parsed(VerbQuit, "")},
 		// An id that contains '=' but is no option (base64 padding).
-		{"session YWJj==", Command{Verb: VerbSession, Arg: "YWJj=="}},
+		{"session YWJj==", parsed(VerbSession, "YWJj==")},
 		// Quotes keep spaces inside one argument.
-		{`runs "user with space"`, Command{Verb: VerbRuns, Arg: "user with space"}},
-		{`runs "a\"b"`, Command{Verb: VerbRuns, Arg: `a"b`}},
+		{`runs "user with space"`, parsed(VerbRuns, "user with space")},
+		{`runs "a\"b"`, parsed(VerbRuns, `a"b`)},
 	}
 	for _, tc := range ok {
 		got, err := ParseCommand(tc.in)
@@ -111,8 +111,8 @@ func TestComplete(t *testing.T) {
 		{"runs u", []string{"runs u1", "runs u2"}},
 		{"nosuch x", nil},
 	}
-	ids := func(v Verb) []string {
-		if v == VerbRuns {
+	ids := func(v Verb, _ int) []string {
+		if v == "runs" {
 			return []string{"u2", "u1", "x9"}
 		}
 		return nil
@@ -129,7 +129,7 @@ func TestComplete(t *testing.T) {
 // newline or a quote is completed in quotes and parses back unchanged.
 func TestCompletionQuotesWhatTheTokenizerWouldSplit(t *testing.T) {
 	for _, id := range []string{"sess plain", "sess\nline", `sess"q`, "sess_\u202eok", "sess\u2028sep"} {
-		ids := func(Verb) []string { return []string{id} }
+		ids := func(Verb, int) []string { return []string{id} }
 		got := Complete("session ", ids)
 		if len(got) != 1 {
 			t.Fatalf("%q: completions %q", id, got)

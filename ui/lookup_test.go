@@ -59,7 +59,7 @@ type lookupCase struct {
 
 func runLookup(t *testing.T, m Model, w world, tc lookupCase) Model {
 	t.Helper()
-	m, _ = command(t, m, tc.line)
+	m, _ = runLine(t, m, tc.line)
 	if f := m.Flash(); f != "" && strings.Contains(f, "usage") {
 		t.Fatalf(":%s: %s", tc.line, f)
 	}
@@ -109,7 +109,7 @@ func TestLookupsOpenTheirItemInTheOwningPane(t *testing.T) {
 
 	// :project also puts the project in scope: the quota header is its,
 	// and the other sub-views list its sessions, keys and contexts.
-	m, _ = command(t, m, "project "+d.SessionsProject)
+	m, _ = runLine(t, m, "project "+d.SessionsProject)
 	if out := screen(m, w.prefix); !strings.Contains(out, "project "+d.SessionsProject+" · ") || !strings.Contains(out, "running / quota") {
 		t.Errorf(":project: no quota header for the project:\n%s", out)
 	}
@@ -140,7 +140,7 @@ func TestLookupOfAMissingIDSaysSo(t *testing.T) {
 		{"consumers provider=did:web:nope", "no consumers with provider did:web:nope"},
 		{"subscriptions " + d.Customer + " provider=did:web:nope", "no subscriptions of customer " + d.Customer + " with provider did:web:nope"},
 	} {
-		m, _ = command(t, m, tc.line)
+		m, _ = runLine(t, m, tc.line)
 		out := screen(m, w.prefix)
 		if !strings.Contains(out, tc.says) {
 			t.Errorf(":%s does not say %q:\n%s", tc.line, tc.says, out)
@@ -211,7 +211,7 @@ func TestSubscriptionLookupsQueryTheNamedIndex(t *testing.T) {
 		{"subscriptions provider=" + provider, data.TableSubscriptions, data.IndexSubscriptionsByProvider, "Subscriptions · provider " + provider},
 		{"consumers provider=" + provider, data.TableConsumers, data.IndexConsumersByProvider, "Consumers · provider " + provider},
 	} {
-		m, _ = command(t, m, tc.line)
+		m, _ = runLine(t, m, tc.line)
 		if got := m.Pane(views.PaneDelegations).Title(); got != tc.title {
 			t.Errorf(":%s: title %q", tc.line, got)
 		}
@@ -259,7 +259,7 @@ func TestLookupCommandsAreCompletedAndRefuseBadInput(t *testing.T) {
 		{"consumers did:key:z provider=did:web:p", "not both"},
 		{"sandbox a b", "too many arguments"},
 	} {
-		m, _ = command(t, m, tc.line)
+		m, _ = runLine(t, m, tc.line)
 		if !strings.Contains(m.Flash(), tc.says) {
 			t.Errorf(":%s: flash %q, want %q", tc.line, m.Flash(), tc.says)
 		}

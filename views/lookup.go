@@ -12,6 +12,17 @@ import (
 // The looked-up list keeps its lookup title until another scope replaces
 // it, and an id that is not there says so in the words of its table.
 
+// completeMax bounds the values one command's completion offers from
+// the rows shown.
+const completeMax = 50
+
+// shownValues are the values of attr in the rows shown, whichever table
+// they are of (a project id is in sessions, API keys, contexts and
+// projects alike), for completion.
+func (b *base) shownValues(attr string) []string {
+	return b.Values(b.active().scope.Table, attr, completeMax)
+}
+
 // lookup points list i of the pane at scope s, shown, titled and with the
 // empty table's text for an id not found, and starts its read. A lookup
 // narrowed by a filter term (an event by its id alone) reads on through
