@@ -251,6 +251,29 @@ func TestLookupCommandsAreCompletedAndRefuseBadInput(t *testing.T) {
 		}
 		m, _ = press(t, m, "esc")
 	}
+	// Arguments complete from the rows shown: the Inbox's user first,
+	// then the ids of its events.
+	d := w.rep.Defaults
+	m, _ = runLine(t, m, "inbox "+d.InboxUser)
+	shown := map[string]bool{}
+	for _, id := range rowsOf(t, m, "event_id") {
+		shown[id] = true
+	}
+	m, _ = press(t, m, ":")
+	m = typeText(t, m, "event ")
+	m, _ = press(t, m, "tab")
+	if got := m.input.Value(); got != "event "+d.InboxUser {
+		t.Errorf("event + tab = %q, want the Inbox's user", got)
+	}
+	m = typeText(t, m, " ")
+	m, _ = press(t, m, "tab")
+	got := m.input.Value()
+	id, ok := strings.CutPrefix(got, "event "+d.InboxUser+" ")
+	if !ok || !shown[id] {
+		t.Errorf("the second argument completed to %q, not an event id on screen", got)
+	}
+	m, _ = press(t, m, "esc")
+
 	for _, tc := range []struct{ line, says string }{
 		{"event u1", "usage: :event <userId> <sortKey|eventId>"},
 		{"event", "usage: :event"},
