@@ -74,7 +74,7 @@ func delegationRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 var subscriptionsPresenter = presenter{
 	table: data.TableSubscriptions, kind: "subscriptions", pane: PaneDelegations,
 	columns: subscriptionColumns, row: subscriptionRow,
-	hides:   map[string]string{"customer": "customer"},
+	hides:   map[string]string{"customer": "customer", "provider": "provider"},
 	summary: []string{"customer", "provider"},
 }
 
@@ -99,6 +99,7 @@ func subscriptionRow(r data.Record, now time.Time, _ themes.Theme) vtable.Row {
 var consumersPresenter = presenter{
 	table: data.TableConsumers, kind: "consumers", pane: PaneDelegations,
 	columns: consumerColumns, row: consumerRow,
+	hides:   map[string]string{"provider": "provider"},
 	summary: []string{"consumer", "provider"},
 }
 
