@@ -1,6 +1,10 @@
 package data
 
-import "strings"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+)
 
 // The scope constructors: one per access pattern the console reads (and
 // the one count it makes). Index and attribute names come from the
@@ -110,6 +114,33 @@ func APIKeysByProject(projectID string) Scope {
 // for.
 func APIKeyByHash(hash string) Scope {
 	return labelled(getScope(TableAPIKeys, hash, ""), "API key "+hash)
+}
+
+// APIKeyLookup is `:apikey <hash or key>`. The table's key is the SHA-256
+// of the raw key in lowercase hex (the seed: "SHA-256 hash of the customer
+// provided API key"); an argument of that shape is the hash. Anything else
+// is taken as a raw key an operator was handed: it is hashed here, as the
+// authorizer does, and only the hash goes into the scope (hashed is set),
+// so the key itself is neither sent nor shown.
+func APIKeyLookup(hashOrKey string) (s Scope, hashed bool) {
+	if isSHA256Hex(hashOrKey) {
+		return APIKeyByHash(hashOrKey), false
+	}
+	sum := sha256.Sum256([]byte(hashOrKey))
+	return APIKeyByHash(hex.EncodeToString(sum[:])), true
+}
+
+// isSHA256Hex: 64 lowercase hex digits.
+func isSHA256Hex(s string) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // ContextsOfProject: the browser contexts a project's sessions name (the

@@ -380,3 +380,32 @@ func TestLookupsFindExactlyTheirItems(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIKeyLookupHashesARawKey: `:apikey` takes the stored hash as it is,
+// and a raw key (what an operator is handed) by its SHA-256, so the key
+// finds its item while the scope — what is sent, logged and titled —
+// never holds the key itself.
+func TestAPIKeyLookupHashesARawKey(t *testing.T) {
+	const raw = "wc_live_Zk8pQ2vN7xR4tY1mB6cH9jL3sD5fG0aE"
+	const hash = "5b1f7d1c0d6c5f0c7f6b9d8d2f6a3b1e4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f"
+	if s, hashed := APIKeyLookup(hash); hashed || s != APIKeyByHash(hash) {
+		t.Errorf("a hash is not looked up as itself: %+v, hashed %v", s, hashed)
+	}
+	for _, notHash := range []string{raw, strings.ToUpper(hash), hash[:63], hash + "0"} {
+		s, hashed := APIKeyLookup(notHash)
+		if !hashed || len(s.PKValue) != 64 || strings.Contains(s.String()+s.Label, notHash) {
+			t.Errorf("%q: scope %s (label %q), hashed %v", notHash, s, s.Label, hashed)
+		}
+	}
+	db := newTestDB(t)
+	s, _ := APIKeyLookup(raw)
+	db.put(TableAPIKeys, Item{"apiKeyHash": str(s.PKValue), "keyId": str("key_raw"), "projectId": str("p")},
+		Item{"apiKeyHash": str(hash), "keyId": str("key_other"), "projectId": str("p")})
+	p, err := db.store.Page(context.Background(), s, PageRequest{})
+	if err != nil {
+		t.Fatal(Describe(err))
+	}
+	if len(p.Items) != 1 || p.Items[0].ID() != "key_raw" {
+		t.Fatalf("the raw key found %v", p.Items)
+	}
+}

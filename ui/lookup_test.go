@@ -128,7 +128,7 @@ func TestLookupOfAMissingIDSaysSo(t *testing.T) {
 	m := start(t, w.withClient(t, log), 140, 30)
 	d := w.rep.Defaults
 	for _, tc := range []struct{ line, says string }{
-		{"apikey 0000beef", "no API key with hash 0000beef"},
+		{"apikey " + strings.Repeat("0", 56) + "0000beef", "no API key with hash " + strings.Repeat("0", 56) + "0000beef"},
 		{"context ctx_nope", "no browser context with id ctx_nope"},
 		{"project proj_nope", "no project with id proj_nope"},
 		{"event " + d.InboxUser + " 00000000-0000-4000-8000-000000000000", "no event 00000000-0000-4000-8000-000000000000 for user " + d.InboxUser},
@@ -148,6 +148,16 @@ func TestLookupOfAMissingIDSaysSo(t *testing.T) {
 		if st := m.Pane(m.Active()).Status(); st.Err != "" || st.Rows != 0 {
 			t.Errorf(":%s: rows %d, error %q", tc.line, st.Rows, st.Err)
 		}
+	}
+
+	// A raw key typed in place of its hash is looked up by the hash and
+	// never shown: not in the title, not in the message (the data test
+	// checks that the scope read holds only the hash).
+	const raw = "wc_live_Zk8pQ2vN7xR4tY1mB6cH9jL3sD5fG0aE"
+	m, _ = runLine(t, m, "apikey "+raw)
+	out := screen(m, w.prefix)
+	if strings.Contains(out, raw) || !strings.Contains(out, "API keys · key ••••••") || !strings.Contains(out, "no API key with the hash of the key typed") {
+		t.Errorf(":apikey <raw key>:\n%s", out)
 	}
 }
 

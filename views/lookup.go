@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/data/secret"
 )
 
 // Lookups by id: the command line's way to one item (or the few records
@@ -59,9 +60,16 @@ func (p *Sessions) ShowProjectRecord(projectID string) tea.Cmd {
 
 // ShowAPIKey is `:apikey <apiKeyHash>`: one API key by its primary key
 // (GetItem). No project is in scope: the key's own projectId says which.
-func (p *Sessions) ShowAPIKey(hash string) tea.Cmd {
+// A raw key typed in place of the hash is looked up by its hash
+// (data.APIKeyLookup) and shown only as the mask.
+func (p *Sessions) ShowAPIKey(hashOrKey string) tea.Cmd {
 	p.unscope()
-	return p.lookup(subAPIKeys, data.APIKeyByHash(hash), "API keys · key "+hash, "no API key with hash "+hash)
+	s, hashed := data.APIKeyLookup(hashOrKey)
+	if hashed {
+		return p.lookup(subAPIKeys, s, "API keys · key "+secret.Mask+" (by its SHA-256 "+s.PKValue+")",
+			"no API key with the hash of the key typed ("+s.PKValue+")")
+	}
+	return p.lookup(subAPIKeys, s, "API keys · key "+hashOrKey, "no API key with hash "+hashOrKey)
 }
 
 // ShowContext is `:context <contextId>`: one browser context (GetItem).
