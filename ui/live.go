@@ -40,6 +40,8 @@ type liveState struct {
 	demandSent string
 	wanted     map[data.TableID]bool // nil: every table at full rate
 	loc        *time.Location
+	// lineage is each table's shard turnover so far (live_lineage.go).
+	lineage map[data.TableID]stream.Lineage
 }
 
 func (m *Model) initLive(o Options) {
@@ -85,6 +87,7 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 		cmds = append(cmds, m.noteHealth(h))
 		live.SetHealth(h)
 	}
+	m.noteLineage(b.Lineage)
 	live.NoteDropped(b.Dropped)
 	if len(b.Records) > 0 {
 		changes := toChanges(b.Records)
@@ -274,6 +277,9 @@ func (m Model) healthSummary() string {
 		}
 	}
 	parts = append(parts, bad...)
+	if l := m.lineageSummary("", false); l != "" && len(parts) > 0 {
+		parts = append(parts, l)
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -303,6 +309,11 @@ func (m Model) streamHealthLine() string {
 		default:
 			first = append(first, string(s.ID)+" "+string(h.State))
 		}
+	}
+	// Shard turnover before the list of live tables: a narrow terminal
+	// cuts the end of the line, and a rollover is news, the list is not.
+	if l := m.lineageSummary(m.stream.Live().Table(), true); l != "" {
+		first = append(first, l)
 	}
 	if len(ok) > 0 {
 		first = append(first, "live: "+strings.Join(ok, " "))
