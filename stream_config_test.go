@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os/exec"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,5 +73,22 @@ func TestStreamConfigReachesTheReader(t *testing.T) {
 	c.Stream.Etiquette = "shared"
 	if shared := resolved(t, "http://127.0.0.1:8000", streamOptions(c.Stream, nil)); shared.PollInterval != 1250*time.Millisecond {
 		t.Errorf("against DynamoDB Local with etiquette shared: %s", shared.Budget())
+	}
+}
+
+// TestOrdinaryBuildLeavesTheFrontOut: the rolling front is test support;
+// only a build with -tags demorolling may link it.
+func TestOrdinaryBuildLeavesTheFrontOut(t *testing.T) {
+	for _, tc := range []struct {
+		tags string
+		want bool
+	}{{"", false}, {"demorolling", true}} {
+		out, err := exec.Command("go", "list", "-tags", tc.tags, "-deps", ".").CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list: %v\n%s", err, out)
+		}
+		if got := strings.Contains(string(out), "opsdeck/data/stream/streamtest\n"); got != tc.want {
+			t.Errorf("tags %q: streamtest linked %v, want %v", tc.tags, got, tc.want)
+		}
 	}
 }
