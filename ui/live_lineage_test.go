@@ -47,4 +47,9 @@ func TestLineageInHealthLine(t *testing.T) {
 	if got := status(m); !strings.Contains(got, "rolled 4 split 1, last 14:06:09 sessions") {
 		t.Errorf("after a third sessions rollover, Stream pane status bar %q, want %q", got, "rolled 4 split 1, last 14:06:09 sessions")
 	}
+	// Narrowed to one table, the pane counts that table's.
+	m, _ = runLine(t, m, "stream events")
+	if got := status(m); !strings.Contains(got, "rolled 1 split 1, last 14:05:09 ·") {
+		t.Errorf("Stream pane narrowed to events: status bar %q, want %q", got, "rolled 1 split 1, last 14:05:09 ·")
+	}
 }
