@@ -98,8 +98,9 @@ var specs = []Spec{
 		Key: "release", DefaultKey: "x",
 		Title: "Release session", Verb: "release session", Done: "released",
 		Dangerous: true,
-		Note:      "The service stops the ECS task when it sees the session leave RUNNING; opsdeck only writes the session row.",
+		Note:      "Then the session's Fargate task is stopped, as Wallcrawler's release does; if that fails the session stays released and the message gives the stop-task command.",
 		target:    sessionID, check: checkRelease, build: buildRelease,
+		Then: stopTaskStep,
 	},
 	{
 		Kind: RetryEvent, Table: data.TableEvents,
