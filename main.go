@@ -188,6 +188,13 @@ func start(f flags) error {
 		scopes = scopesFrom(report)
 		sim := demo.NewSimulator(demoConn, tables, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim")})
 		go sim.Run(ctx)
+		// ECS has no emulator: the demo answers StopTask itself, so a
+		// release is watched to the end (the task's stop lands on the row).
+		demoECS, err := demo.StartECS(ctx, demoConn, tables, logger(logw, "ecs"))
+		if err != nil {
+			return err
+		}
+		opts.ECSEndpoint = demoECS.Endpoint()
 	}
 
 	connecting := time.Now()
