@@ -102,7 +102,7 @@ func TestMarkRunFailedNotApplicable(t *testing.T) {
 		want string
 	}{
 		{"complete", func() data.Item { it := stuckRun("r", now.Add(-time.Hour)); it["status"] = S("COMPLETE"); return it }(), Options{},
-			"only runs stuck in PROCESSING can be marked failed; this one is COMPLETE"},
+			"only runs stuck in UPLOADED or PROCESSING can be marked failed; this one is COMPLETE"},
 		{"recent", stuckRun("r", now.Add(-5*time.Minute)), Options{}, "the run was updated 5m0s ago; only runs silent in PROCESSING for more than 30m0s count as stuck"},
 		{"recent, with an offset", func() data.Item {
 			it := stuckRun("r", now)
