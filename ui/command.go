@@ -85,7 +85,7 @@ var verbs = []verbSpec{
 // values; anything else is passed through exactly as typed.
 var (
 	sessionStatuses = []string{"RUNNING", "COMPLETED", "ERROR", "TIMED_OUT"}
-	sandboxStatuses = []string{"available", "allocated", "pending_deletion", "deletion_failed", "stale"}
+	sandboxStatuses = data.SandboxStatuses
 	eventStatuses   = []string{"received", "delivered", "failed", "retrying"}
 )
 

@@ -36,6 +36,11 @@ func sandboxRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	s, _ := r.(data.Sandbox)
 	status := s.Status
 	cell := statusCell(status, th)
+	if status != "" && !data.KnownSandboxStatus(status) {
+		// Not a status of the broker's: shown as unknown, not coloured as
+		// if opsdeck knew what it meant.
+		cell = warnCell(status+"?", th)
+	}
 	deadline := timeCell(time.Time{}, now) // only an allocated sandbox has a deadline
 	if s.Status == data.SandboxAllocated {
 		if due, ok := s.AllocationDeadline(); ok {
