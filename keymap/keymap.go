@@ -26,7 +26,7 @@ type Map struct {
 
 	// Data.
 	Mark, MarkAll, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
-	SortNext, SortReverse, Pause, Scan          key.Binding
+	SortNext, SortReverse, Pause, Scan                   key.Binding
 	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
 	// contexts).
 	NextView key.Binding
