@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"opsdeck/data"
 )
 
@@ -109,8 +111,8 @@ func moveEvent(b *exprBuilder, seen data.Item, to string) ([]setOp, []Change) {
 		{"status#timestamp", b.value("status_timestamp", sv(to+"#"+ts))},
 	}
 	changes := []Change{
-		{"status", show(seen["status"]), to},
-		{"status#timestamp", show(seen["status#timestamp"]), to + "#" + ts},
+		{"status", show(seen["status"]), kept(seen["status"], to)},
+		{"status#timestamp", show(seen["status#timestamp"]), kept(seen["status#timestamp"], to+"#"+ts)},
 	}
 	return sets, changes
 }
@@ -234,4 +236,13 @@ func describeEvent(it data.Item, _ time.Time) string {
 		fmt.Fprintf(&b, " (retry_count %s)", show(v))
 	}
 	return b.String()
+}
+
+// kept is a change's "after" text, marked when the value written is the
+// one already there (a requeue keeps failed): the write is still sent.
+func kept(before types.AttributeValue, after string) string {
+	if s, ok := before.(*types.AttributeValueMemberS); ok && s.Value == after {
+		return after + " (kept)"
+	}
+	return after
 }
