@@ -215,6 +215,13 @@ func start(f flags) error {
 			opts.HTTPClient = rolling.client()
 			go rolling.watch(ctx, stopSim, demoConn, tables)
 		}
+		// ECS has no emulator: the demo answers StopTask itself, so a
+		// release is watched to the end (the task's stop lands on the row).
+		demoECS, err := demo.StartECS(ctx, demoConn, tables, logger(logw, "ecs"))
+		if err != nil {
+			return err
+		}
+		opts.ECSEndpoint = demoECS.Endpoint()
 	}
 
 	connecting := time.Now()

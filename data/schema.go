@@ -174,6 +174,7 @@ var schemas = []TableSchema{
 		Attrs: map[string]string{
 			"projectId": "S", "name": "S", "ownerId": "S", "defaultTimeout": "N",
 			"concurrency": "N", "status": "S", "createdAt": "S", "updatedAt": "S", "billingTier": "S",
+			AttemptAttr: "S", // the kill switch writes it
 		},
 	},
 	{
@@ -184,6 +185,7 @@ var schemas = []TableSchema{
 		Attrs: map[string]string{
 			"apiKeyHash": "S", "keyId": "S", "projectId": "S", "projectIds": "L",
 			"name": "S", "status": "S", "createdAt": "S", "lastUsedAt": "S",
+			AttemptAttr: "S", // the kill switch writes it
 		},
 		Indexes: []Index{
 			{Name: IndexAPIKeysByProject, PK: KeyAttr{"projectId", TypeS}, Projection: Projection{Type: ProjectAll}},

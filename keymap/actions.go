@@ -48,6 +48,7 @@ var actions = []action{
 	{"next_pane", ctxGlobal, func(m *Map) *key.Binding { return &m.NextPane }},
 	{"prev_pane", ctxGlobal, func(m *Map) *key.Binding { return &m.PrevPane }},
 	{"mark", ctxList, func(m *Map) *key.Binding { return &m.Mark }},
+	{"mark_all", ctxList, func(m *Map) *key.Binding { return &m.MarkAll }},
 	{"reload", ctxGlobal, func(m *Map) *key.Binding { return &m.Reload }},
 	{"load_all", ctxList, func(m *Map) *key.Binding { return &m.LoadAll }},
 	{"cancel", ctxGlobal, func(m *Map) *key.Binding { return &m.Cancel }},

@@ -25,8 +25,8 @@ type Map struct {
 	Panes []PaneKey
 
 	// Data.
-	Mark, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
-	SortNext, SortReverse, Pause, Scan          key.Binding
+	Mark, MarkAll, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
+	SortNext, SortReverse, Pause, Scan                   key.Binding
 	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
 	// contexts, the project's record).
 	NextView key.Binding
@@ -70,6 +70,7 @@ func Default() Map {
 		PrevPane: bind("previous pane", "shift+tab"),
 
 		Mark:        bind("mark row", "space"),
+		MarkAll:     bind("mark all shown", "A"),
 		Reload:      bind("reload", "r"),
 		LoadAll:     bind("load all pages", "L"),
 		Cancel:      bind("cancel load", "ctrl+c"),
@@ -104,7 +105,7 @@ func (m Map) FullHelp() [][]key.Binding {
 		panes = append(panes, p.Binding)
 	}
 	panes = append(panes, m.Command, m.Filter, m.Help, m.Quit)
-	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan}
+	data := []key.Binding{m.Mark, m.MarkAll, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan}
 	var actions []key.Binding
 	for _, a := range m.Actions {
 		actions = append(actions, a.Binding)

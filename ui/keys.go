@@ -77,6 +77,10 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if id, ok := m.isPaneKey(k); ok {
 		return m, m.switchTo(id)
 	}
+	if key.Matches(k, km.MarkAll) && !p.DetailOpen() {
+		m.markAll("")
+		return m, nil
+	}
 	if sm, cmd, ok := m.scanKey(k); ok {
 		return sm, cmd
 	}

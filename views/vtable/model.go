@@ -521,6 +521,17 @@ func (m Model) MarkedHidden() int {
 // ClearMarks unmarks every row.
 func (m *Model) ClearMarks() { clear(m.marks) }
 
+// MarkVisible marks every row the filter shows (all rows when there is no
+// filter), keeping marks already made, and returns how many rows are marked
+// now.
+func (m *Model) MarkVisible() int {
+	m.init()
+	for _, e := range m.view {
+		m.marks[e.ID] = struct{}{}
+	}
+	return len(m.marks)
+}
+
 // Selected returns the row under the cursor.
 func (m Model) Selected() (Row, bool) {
 	if m.cursor < 0 || m.cursor >= len(m.view) {
