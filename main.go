@@ -114,6 +114,9 @@ func start(f flags) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", cfg.Where(firstTableLine(cfg)), err)
 	}
+	if err := checkAlerts(cfg); err != nil {
+		return err
+	}
 	keys := ui.DefaultKeys()
 	if err := keys.Apply(keyBindings(cfg), keyLines(cfg), cfg.Path); err != nil {
 		return err
