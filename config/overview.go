@@ -34,25 +34,6 @@ type Alert struct {
 	Line   int
 }
 
-// Holds reports whether n crosses the threshold.
-func (a Alert) Holds(n int64) bool {
-	switch a.Op {
-	case "<":
-		return n < a.Value
-	case "<=":
-		return n <= a.Value
-	case ">":
-		return n > a.Value
-	case ">=":
-		return n >= a.Value
-	case "==":
-		return n == a.Value
-	case "!=":
-		return n != a.Value
-	}
-	return false
-}
-
 func (a Alert) String() string {
 	return a.Metric + " " + a.Op + " " + strconv.FormatInt(a.Value, 10)
 }
