@@ -461,3 +461,22 @@ func (t Tally) Alerting(ths []Threshold) (Threshold, bool) {
 	}
 	return Threshold{}, false
 }
+
+// Unsettled marks as estimated every tally a change would have moved: the
+// change happened while the count ran, so the count may or may not include
+// it. It reports whether any tally was marked.
+func (o *Overview) Unsettled(table TableID, event string, keys, old, new Item) bool {
+	probe := Overview{Tallies: make([]Tally, len(o.Tallies))}
+	copy(probe.Tallies, o.Tallies)
+	for i := range probe.Tallies {
+		probe.Tallies[i].Moved, probe.Tallies[i].Estimated = 0, false
+	}
+	probe.Apply(table, event, keys, old, new)
+	changed := false
+	for i, t := range probe.Tallies {
+		if (t.Moved > 0) && !o.Tallies[i].Estimated {
+			o.Tallies[i].Estimated, changed = true, true
+		}
+	}
+	return changed
+}

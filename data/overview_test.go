@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 func TestThresholdsAndQuotaAlert(t *testing.T) {
@@ -75,5 +77,38 @@ func TestApplyPlacesChangesByTheirImages(t *testing.T) {
 	o.Apply(TableEvents, "INSERT", nil, nil, ev)
 	if o.Tallies[2].N != 2 || o.Tallies[2].Estimated {
 		t.Fatalf("insert: %+v", o.Tallies[2])
+	}
+}
+
+// TestTroubleIsWhatTheOverviewCounts: a row is marked exactly when the
+// overview's metric for it counts the item.
+func TestTroubleIsWhatTheOverviewCounts(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	tr := Trouble{ExpiringWithin: 15 * time.Minute, StaleRun: 30 * time.Minute, RetryMax: 3}
+	upd := func(d time.Duration) types.AttributeValue { return S(now.Add(-d).UTC().Format("2006-01-02T15:04:05Z")) }
+	cases := []struct {
+		table TableID
+		item  Item
+		want  bool
+	}{
+		{TableSessions, Item{"sessionId": S("a"), "status": S("RUNNING"), "expiresAt": N(now.Unix() + 60)}, true},
+		{TableSessions, Item{"sessionId": S("a"), "status": S("RUNNING"), "expiresAt": N(now.Unix() + 3600)}, false},
+		{TableSessions, Item{"sessionId": S("a"), "status": S("STOPPED"), "expiresAt": N(now.Unix() + 60)}, false},
+		{TableGraphRuns, Item{"PK": S("USER#1"), "SK": S("RUN#x#r"), "status": S("PROCESSING"), "updatedAt": upd(time.Hour)}, true},
+		{TableGraphRuns, Item{"PK": S("USER#1"), "SK": S("RUN#x#r"), "status": S("UPLOADED"), "updatedAt": upd(time.Hour)}, true},
+		{TableGraphRuns, Item{"PK": S("USER#1"), "SK": S("RUN#x#r"), "status": S("PROCESSING"), "updatedAt": upd(time.Minute)}, false},
+		{TableGraphRuns, Item{"PK": S("USER#1"), "SK": S("RUN#x#r"), "status": S("COMPLETE"), "updatedAt": upd(time.Hour)}, false},
+		{TableEvents, Item{"user_id": S("u"), "status#timestamp": S("failed#t"), "retry_count": N(3)}, true},
+		{TableEvents, Item{"user_id": S("u"), "status#timestamp": S("failed#t"), "retry_count": N(2)}, false},
+		{TableEvents, Item{"user_id": S("u"), "status#timestamp": S("retrying#t"), "retry_count": N(5)}, false},
+		{TableSandboxes, Item{"status": S("allocated"), "allocated_at": N(now.Unix() - 5*3600), "lab_duration_hours": N(4)}, true},
+		{TableSandboxes, Item{"status": S("allocated"), "allocated_at": N(now.Unix() - 3*3600), "lab_duration_hours": N(4)}, false},
+		{TableSandboxes, Item{"status": S("allocated"), "allocated_at": N(now.Unix() - 5*3600)}, false}, // window unknown
+	}
+	for i, c := range cases {
+		why, got := tr.Of(c.table, c.item, now)
+		if got != c.want || (got && why == "") {
+			t.Errorf("case %d (%s): trouble %v %q, want %v", i, c.table, got, why, c.want)
+		}
 	}
 }
