@@ -189,6 +189,7 @@ func start(f flags) error {
 			return err
 		}
 		scopes = scopesFrom(report)
+		demoOverview(cfg, report, &scopes)
 		sim := demo.NewSimulator(demoConn, tables, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim")})
 		go sim.Run(ctx)
 	}
@@ -249,7 +250,7 @@ func start(f flags) error {
 		AutoTheme: autoTheme,
 		NoColor:   themes.NoColor(),
 		Keys:      keys,
-		Scopes:    scopes,
+		Scopes:    withOverview(scopes, cfg),
 
 		Feed:             feed,
 		StreamBuffer:     cfg.Stream.Buffer,

@@ -85,6 +85,10 @@ type OverviewPlan struct {
 	// Users are the watched users (config watch.users, then the users the
 	// console has seen): the inbox and runs tables partition by user.
 	Users []string
+	// EventUsers and RunUsers are further users of one service only (the
+	// two services' user ids are different namespaces): those the console
+	// has seen in that table.
+	EventUsers, RunUsers []string
 	// Projects are the projects in view, whose RUNNING sessions are shown
 	// against their concurrency quota.
 	Projects []string
@@ -158,17 +162,32 @@ func (p OverviewPlan) Metrics(now time.Time) []Metric {
 		add(MetricProjectRunning, BlockSessions, "RUNNING", pr, SessionsRunningInProject(pr))
 	}
 
-	for _, u := range p.Users {
+	for _, u := range union(p.Users, p.EventUsers) {
 		add(MetricEventsFailed, BlockEvents, "failed", u, EventsByStatus(u, EventFailed+"#"))
 		add(MetricEventsRetrying, BlockEvents, "retrying", u, EventsByStatus(u, EventRetrying+"#"))
 		add(MetricEventsExhausted, BlockEvents, "exhausted", u, EventsExhausted(u, p.RetryMax))
 	}
-	for _, u := range p.Users {
+	for _, u := range union(p.Users, p.RunUsers) {
 		add(MetricRunsStaleProcessing, BlockRuns, "PROCESSING >"+shortDuration(p.StaleRun), u, RunsStale(u, RunProcessing, now, p.StaleRun))
 		add(MetricRunsStaleUploaded, BlockRuns, "UPLOADED >"+shortDuration(p.StaleRun), u, RunsStale(u, RunUploaded, now, p.StaleRun))
 	}
 	return ms
 }
+
+// union is a then the members of b not in a.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// InboxUsers and RunUsers are the users each block counts.
+func (p OverviewPlan) InboxUsers() []string { return union(p.Users, p.EventUsers) }
+func (p OverviewPlan) RunsUsers() []string  { return union(p.Users, p.RunUsers) }
 
 // shortDuration renders 15m0s as "15m", 2h0m0s as "2h".
 func shortDuration(d time.Duration) string {

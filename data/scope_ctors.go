@@ -3,6 +3,8 @@ package data
 import (
 	"strconv"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // The scope constructors: one per access pattern the console reads (and
@@ -306,4 +308,36 @@ func RunsStale(userID, status string, now time.Time, after time.Duration) Scope 
 	s.Filter[0] = Cond{Attr: "status", Value: status}
 	s.Filter[1] = Cond{Attr: "updatedAt", Value: now.Add(-after).UTC().Format("2006-01-02T15:04:05Z"), Cmp: CmpLess}
 	return labelled(s, "user "+userID+" · "+status+" · not updated for "+shortDuration(after))
+}
+
+// --- Jumps ------------------------------------------------------------------------
+
+// ItemScope is the one item whose primary key item holds (GetItem): where a
+// stream record's item is shown in its pane. ok is false when the key is
+// incomplete or not strings.
+func ItemScope(t TableID, item Item) (Scope, bool) {
+	schema, ok := Schema(t)
+	if !ok {
+		return Scope{}, false
+	}
+	text := func(k *KeyAttr) (string, bool) {
+		if k == nil {
+			return "", true
+		}
+		v, ok := item[k.Name].(*types.AttributeValueMemberS)
+		if !ok {
+			return "", false
+		}
+		return v.Value, true
+	}
+	pk, okPK := text(&schema.PK)
+	sk, okSK := text(schema.SK)
+	if !okPK || !okSK || pk == "" {
+		return Scope{}, false
+	}
+	label := pk
+	if sk != "" {
+		label += " · " + sk
+	}
+	return labelled(getScope(t, pk, sk), "item "+label), true
 }

@@ -58,6 +58,9 @@ var actions = []action{
 	{"pause", ctxStream, func(m *Map) *key.Binding { return &m.Pause }},
 	{"scan", ctxList, func(m *Map) *key.Binding { return &m.Scan }},
 	{"next_view", ctxList, func(m *Map) *key.Binding { return &m.NextView }},
+	{"goto", ctxGlobal, func(m *Map) *key.Binding { return &m.Goto }},
+	{"goto_context", ctxGlobal, func(m *Map) *key.Binding { return &m.GotoContext }},
+	{"jump_back", ctxGlobal, func(m *Map) *key.Binding { return &m.JumpBack }},
 }
 
 var dialogActions = []action{

@@ -30,6 +30,10 @@ type Map struct {
 	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
 	// contexts).
 	NextView key.Binding
+	// Goto opens what the selected row is related to (a session's project,
+	// a sandbox's track, an event's type, a stream record's item);
+	// GotoContext a session's browser context; JumpBack returns from a jump.
+	Goto, GotoContext, JumpBack key.Binding
 
 	// Actions are the keys that start the guarded actions. Which ones
 	// exist comes from the action declarations (see ActionKey); Default
@@ -80,6 +84,9 @@ func Default() Map {
 		Pause:       bind("pause stream", "space"),
 		Scan:        bind("scan table", "S"),
 		NextView:    bind("sessions / API keys / contexts", "v"),
+		Goto:        bind("go to related: project · track · type · item", "o"),
+		GotoContext: bind("go to the session's context", "O"),
+		JumpBack:    bind("back from a jump", "b"),
 
 		Confirm: bind("confirm", "y"),
 		Deny:    bind("cancel", "n", "esc"),
@@ -104,7 +111,7 @@ func (m Map) FullHelp() [][]key.Binding {
 		panes = append(panes, p.Binding)
 	}
 	panes = append(panes, m.Command, m.Filter, m.Help, m.Quit)
-	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan}
+	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan, m.Goto, m.GotoContext, m.JumpBack}
 	var actions []key.Binding
 	for _, a := range m.Actions {
 		actions = append(actions, a.Binding)

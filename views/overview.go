@@ -22,13 +22,16 @@ import (
 // OverviewOptions configure the overview (config `watch:`, `overview:`,
 // `alerts:` and `actions:`).
 type OverviewOptions struct {
-	Users          []string // watched users (config watch.users)
-	ExpiringWithin time.Duration
-	StaleRun       time.Duration
-	RetryMax       int
-	Recount        time.Duration // full re-count period (DefaultRecount when 0)
-	Alerts         []data.Threshold
-	Bell           bool // ring the terminal bell when an alert starts
+	Users []string // watched users (config watch.users)
+	// EventUsers and RunUsers start the users seen in one service's table
+	// (the demo's tenants).
+	EventUsers, RunUsers []string
+	ExpiringWithin       time.Duration
+	StaleRun             time.Duration
+	RetryMax             int
+	Recount              time.Duration // full re-count period (DefaultRecount when 0)
+	Alerts               []data.Threshold
+	Bell                 bool // ring the terminal bell when an alert starts
 }
 
 // DefaultRecount is how often the overview re-counts everything when the
@@ -47,12 +50,27 @@ const (
 	planSettle = 3 * time.Second
 )
 
+// PaneOverview is the incident view: how bad is it, at a glance.
+const PaneOverview PaneID = "overview"
+
+func overviewPane() PaneSpec {
+	return PaneSpec{
+		ID: PaneOverview, Name: "Overview", Short: "Ovw", DefaultKey: "0",
+		New: func(c *Context, s Scopes) Pane { return NewOverview(c, s.Overview) },
+		Commands: []CommandSpec{{
+			Name: "overview", Usage: ":overview",
+			Run: func(p Pane, _ Args) tea.Cmd { return p.Init() },
+		}},
+	}
+}
+
 // Overview is the overview pane.
 type Overview struct {
+	Defaults
 	ctx  *Context
 	opts OverviewOptions
 
-	seenUsers, seenProjects []string
+	seenEvents, seenRuns, seenProjects []string
 
 	ov   data.Overview
 	have bool // a count has come back
@@ -92,17 +110,22 @@ type overviewCountedMsg struct {
 // overviewTickMsg is the re-count timer; gen drops superseded timers.
 type overviewTickMsg struct{ gen int }
 
+// Both reach the pane whether or not it is shown: the numbers (and the
+// alerts in the status bar) stay current from any pane.
+func (overviewCountedMsg) PaneID() PaneID { return PaneOverview }
+func (overviewTickMsg) PaneID() PaneID    { return PaneOverview }
+
+// ID names the pane.
+func (p *Overview) ID() PaneID { return PaneOverview }
+
 // Plan is what the next count covers: configured users first, then the
 // ones seen; the projects seen.
 func (p *Overview) Plan() data.OverviewPlan {
-	users := slices.Clone(p.opts.Users)
-	for _, u := range p.seenUsers {
-		if !slices.Contains(users, u) {
-			users = append(users, u)
-		}
-	}
 	return data.OverviewPlan{
-		Users: users, Projects: slices.Clone(p.seenProjects),
+		Users:          slices.Clone(p.opts.Users),
+		EventUsers:     append(slices.Clone(p.opts.EventUsers), p.seenEvents...),
+		RunUsers:       append(slices.Clone(p.opts.RunUsers), p.seenRuns...),
+		Projects:       slices.Clone(p.seenProjects),
 		ExpiringWithin: p.opts.ExpiringWithin, StaleRun: p.opts.StaleRun, RetryMax: p.opts.RetryMax,
 		MaxPages: data.DefaultCountPages,
 	}
@@ -114,6 +137,18 @@ func (p *Overview) Init() tea.Cmd {
 		return nil
 	}
 	return p.recount()
+}
+
+// backgroundDelay keeps the first count off the first page's way.
+const backgroundDelay = 2 * time.Second
+
+// Background counts soon after start-up when alerts are configured: the
+// status bar shows them from any pane, the overview need not be opened.
+func (p *Overview) Background() tea.Cmd {
+	if len(p.opts.Alerts) == 0 || p.ctx == nil {
+		return nil
+	}
+	return p.armTimer(backgroundDelay)
 }
 
 // recount starts a full count (cancelling one that runs) and re-arms the
@@ -245,22 +280,22 @@ func (p *Overview) learn(c Change) bool {
 	if img == nil {
 		img = c.Keys
 	}
-	var user, project string
+	plan := p.Plan()
+	add := func(seen *[]string, known []string, v string, limit int) bool {
+		if v == "" || slices.Contains(known, v) || len(*seen) >= limit {
+			return false
+		}
+		*seen = append(*seen, v)
+		return true
+	}
 	switch c.Table {
 	case data.TableEvents:
-		user = attrString(img, "user_id")
+		return add(&p.seenEvents, plan.InboxUsers(), attrString(img, "user_id"), maxSeenUsers)
 	case data.TableGraphRuns:
-		user, _ = strings.CutPrefix(attrString(img, "PK"), "USER#")
+		u, ok := strings.CutPrefix(attrString(img, "PK"), "USER#")
+		return ok && add(&p.seenRuns, plan.RunsUsers(), u, maxSeenUsers)
 	case data.TableSessions:
-		project = attrString(img, "projectId")
-	}
-	switch {
-	case user != "" && !slices.Contains(p.opts.Users, user) && !slices.Contains(p.seenUsers, user) && len(p.seenUsers) < maxSeenUsers:
-		p.seenUsers = append(p.seenUsers, user)
-		return true
-	case project != "" && !slices.Contains(p.seenProjects, project) && len(p.seenProjects) < maxSeenProjects:
-		p.seenProjects = append(p.seenProjects, project)
-		return true
+		return add(&p.seenProjects, plan.Projects, attrString(img, "projectId"), maxSeenProjects)
 	}
 	return false
 }
@@ -401,9 +436,14 @@ func (p *Overview) Alerts() []string {
 	return out
 }
 
-// LiveTables: the overview's numbers move with these tables' streams.
-func (p *Overview) LiveTables() []data.TableID {
-	return []data.TableID{data.TableSessions, data.TableEvents, data.TableGraphRuns, data.TableSandboxes}
+// LiveTables: while shown, the overview's numbers move with these tables'
+// streams at full rate; hidden, the reader's slow rate still brings their
+// changes (and the alerts), a little later.
+func (p *Overview) LiveTables(shown bool) ([]data.TableID, bool) {
+	if !shown {
+		return nil, false
+	}
+	return []data.TableID{data.TableSessions, data.TableEvents, data.TableGraphRuns, data.TableSandboxes}, false
 }
 
 // Status is the re-count's cost for the status bar.

@@ -163,7 +163,10 @@ func (p *Overview) layout() ovLayout {
 				}
 			}
 		default:
-			users := p.Plan().Users
+			users := p.Plan().InboxUsers()
+			if block == data.BlockRuns {
+				users = p.Plan().RunsUsers()
+			}
 			if len(users) == 0 {
 				lay.lines = append(lay.lines, ovLine{text: "no user watched yet: set watch.users in the config, or open one (:inbox <user>)", style: th.Muted})
 				continue

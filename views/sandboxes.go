@@ -112,6 +112,9 @@ func (p *Sandboxes) Show(by, value string) tea.Cmd {
 }
 
 func (p *Sandboxes) Title() string {
+	if t, ok := p.scopedTitle("Sandboxes"); ok {
+		return t
+	}
 	return "Sandboxes · " + p.by + " " + p.value
 }
 

@@ -115,6 +115,10 @@ func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	if status == data.SessionRunning && !s.ExpiresAt.IsZero() && s.ExpiresAt.Before(now) {
 		tag, expires = "!", restyle(expires, errorCell("", th))
 	}
+	if tag == "" && troubleOf(s, now) {
+		// Expiring within the overview's window.
+		tag, expires = "!", restyle(expires, warnCell("", th))
+	}
 	return vtable.Row{Tag: tag, Cells: []vtable.Cell{
 		{Text: s.SessionID},
 		statusCell(status, th),
@@ -269,6 +273,28 @@ func (p *Sessions) scopeSession(sessionID string) {
 	p.lists[subSessions].selectID = id
 }
 
+// ShowScope lists exactly sc: sessions of a status, of an expiry window,
+// a project's RUNNING ones (with the project's quota, API keys and
+// contexts beside them).
+func (p *Sessions) ShowScope(sc data.Scope) (tea.Cmd, bool) {
+	if sc.Table != data.TableSessions {
+		// An API key or a context (a jump): its own list.
+		return p.base.ShowScope(sc)
+	}
+	project := ""
+	if sc.PKAttr == "projectId" {
+		project = sc.PKValue
+	}
+	if project != "" {
+		p.scopeProject(project)
+	} else {
+		p.scopeStatus(sc.PKValue)
+	}
+	p.shown = sc
+	p.setScope(subSessions, sc, nil)
+	return tea.Batch(p.reload(), p.loadQuota()), true
+}
+
 // loadQuota fetches the project and counts its RUNNING sessions.
 func (p *Sessions) loadQuota() tea.Cmd {
 	if p.project == "" || p.ctx.Store == nil {
@@ -369,6 +395,9 @@ func (p *Sessions) Help() []key.Binding { return []key.Binding{p.ctx.Keys.NextVi
 // RUNNING", "API keys · project p-1".
 func (p *Sessions) Title() string {
 	what := []string{"Sessions", "API keys", "Contexts"}[p.cur]
+	if t, ok := p.scopedTitle(what); ok {
+		return t
+	}
 	switch {
 	case p.project != "":
 		return what + " · project " + p.project
