@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
+	"opsdeck/themes"
 )
 
 // The Overview pane: how bad is it, service by service, on one screen. Its
@@ -91,6 +92,9 @@ type Overview struct {
 	width, height int
 
 	firing map[string]bool // alerts on at the last count or change
+
+	paintCache *[numRoles]themes.Paint
+	paintTheme string
 }
 
 // NewOverview builds the pane; Init counts.

@@ -130,12 +130,40 @@ func drainBatch(cmd tea.Cmd) []tea.Msg {
 func TestOverviewCountsUsersItSees(t *testing.T) {
 	p := countedOverview(t, OverviewOptions{Users: []string{"u-1"}})
 	p.Apply([]Change{{Table: data.TableEvents, Event: "INSERT", New: data.Item{"user_id": data.S("u-9")}}})
-	if got := p.Plan().Users; len(got) != 2 || got[1] != "u-9" {
+	if got := p.Plan().InboxUsers(); len(got) != 2 || got[1] != "u-9" {
 		t.Fatalf("plan users %v", got)
+	}
+	// An inbox user is not a graph-runs user: the two are other tenants.
+	if got := p.Plan().RunsUsers(); len(got) != 1 {
+		t.Fatalf("runs users %v", got)
 	}
 	// A hostile id is drawn inert.
 	p.Apply([]Change{{Table: data.TableEvents, Event: "INSERT", New: data.Item{"user_id": data.S("evil\x1b[2J")}}})
 	if strings.Contains(p.View(), "\x1b[2J") {
 		t.Fatal("a user id reached the terminal as a control sequence")
+	}
+}
+
+// BenchmarkOverviewFrame draws the overview at 120×40 with six users per
+// service and four projects (what the console watches at most by itself),
+// coloured, with alerts: the frame budget is 2 ms.
+//
+//	go test ./views/ -run '^$' -bench OverviewFrame
+func BenchmarkOverviewFrame(b *testing.B) {
+	ctx := &Context{Theme: themes.Dark(), Keys: keymap.Default(), Now: func() time.Time { return ovTestNow }}
+	users := []string{"user-1", "user-2", "user-3", "user-4", "user-5", "user-6"}
+	p := NewOverview(ctx, OverviewOptions{EventUsers: users, RunUsers: users, Alerts: ovAlerts})
+	p.seenProjects = []string{"proj-a", "proj-b", "proj-c", "proj-d"}
+	var ov data.Overview
+	ov.Plan, ov.At = p.Plan(), ovTestNow
+	for i, m := range ov.Plan.Metrics(ovTestNow) {
+		ov.Tallies = append(ov.Tallies, data.Tally{Metric: m, N: int64(i % 7), CountedAt: ovTestNow, Consumed: 0.5})
+	}
+	p.req, p.counting = 1, true
+	p.Update(overviewCountedMsg{req: 1, ov: ov})
+	p.SetSize(120, 36)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = p.View()
 	}
 }

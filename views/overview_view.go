@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"opsdeck/data"
+	"opsdeck/themes"
 	"opsdeck/views/inert"
 )
 
@@ -24,8 +25,36 @@ import (
 // (-1 for a label), so the cursor can be drawn and found.
 type ovLine struct {
 	cells []ovCell
-	style lipgloss.Style // for lines without tallies (headers, notes)
+	style ovRole // of the text or the label cells
 	text  string
+}
+
+// ovRole is a style of the theme; the screen is drawn with their Paints
+// (computed once per theme), not lipgloss.Render per cell.
+type ovRole int
+
+const (
+	roleRow ovRole = iota
+	roleHeader
+	roleMuted
+	roleError
+	roleWarn
+	roleSelected
+	numRoles
+)
+
+// paints are the roles' escape sequences for theme th, cached.
+func (p *Overview) paints() *[numRoles]themes.Paint {
+	th := p.ctx.Theme
+	if p.paintCache == nil || p.paintTheme != th.Name {
+		var c [numRoles]themes.Paint
+		for r, st := range map[ovRole]lipgloss.Style{roleRow: th.Row, roleHeader: th.Header, roleMuted: th.Muted,
+			roleError: th.Error, roleWarn: th.Warn, roleSelected: th.Selected} {
+			c[r] = themes.PaintOf(st)
+		}
+		p.paintCache, p.paintTheme = &c, th.Name
+	}
+	return p.paintCache
 }
 
 type ovCell struct {
@@ -60,7 +89,6 @@ var blockReads = map[string]string{
 }
 
 func (p *Overview) layout() ovLayout {
-	th := p.ctx.Theme
 	lay := ovLayout{cursorLine: -1}
 	ts := p.ov.Tallies
 	find := func(key, subject string) int {
@@ -87,7 +115,7 @@ func (p *Overview) layout() ovLayout {
 		for i, h := range header {
 			hl.cells = append(hl.cells, ovCell{text: h, width: widths[i], tally: -1, right: i > 0 || rows == nil})
 		}
-		lay.lines = append(lay.lines, withStyle(hl, th.Muted))
+		lay.lines = append(lay.lines, withStyle(hl, roleMuted))
 		for _, r := range rows {
 			l := ovLine{}
 			var grid []int
@@ -141,7 +169,7 @@ func (p *Overview) layout() ovLayout {
 		if p.have {
 			head += " · " + strconv.Itoa(n) + " counts · " + formatRCU(rcu)
 		}
-		lay.lines = append(lay.lines, ovLine{text: head, style: th.Header})
+		lay.lines = append(lay.lines, ovLine{text: head, style: roleHeader})
 		keys := blockMetrics[block]
 		switch block {
 		case data.BlockSandboxes, data.BlockSessions:
@@ -168,7 +196,7 @@ func (p *Overview) layout() ovLayout {
 				users = p.Plan().RunsUsers()
 			}
 			if len(users) == 0 {
-				lay.lines = append(lay.lines, ovLine{text: "no user watched yet: set watch.users in the config, or open one (:inbox <user>)", style: th.Muted})
+				lay.lines = append(lay.lines, ovLine{text: "no user watched yet: set watch.users in the config, or open one (:inbox <user>)", style: roleMuted})
 				continue
 			}
 			header := []string{"user"}
@@ -189,15 +217,15 @@ func (p *Overview) layout() ovLayout {
 	lay.lines = append(lay.lines, ovLine{})
 	for _, t := range ts {
 		if t.Err != nil {
-			lay.lines = append(lay.lines, ovLine{text: "? " + t.Key + " " + t.Subject + ": " + data.Describe(t.Err), style: th.Error})
+			lay.lines = append(lay.lines, ovLine{text: "? " + t.Key + " " + t.Subject + ": " + data.Describe(t.Err), style: roleError})
 			break
 		}
 	}
-	lay.lines = append(lay.lines, ovLine{text: "! alert   ≈ estimate (r re-counts)   ≥ lower bound   ? failed   enter opens the rows", style: th.Muted})
+	lay.lines = append(lay.lines, ovLine{text: "! alert   ≈ estimate (r re-counts)   ≥ lower bound   ? failed   enter opens the rows", style: roleMuted})
 	return lay
 }
 
-func withStyle(l ovLine, st lipgloss.Style) ovLine { l.style = st; return l }
+func withStyle(l ovLine, r ovRole) ovLine { l.style = r; return l }
 
 // metricLabel is a column's header: the tally's own label when there is
 // one, else the key's last part.
@@ -244,14 +272,13 @@ func (p *Overview) View() string {
 	if p.width <= 0 || p.height <= 0 {
 		return ""
 	}
-	th := p.ctx.Theme
 	lay := p.layout()
 	if !p.have {
 		msg := "counting…"
 		if p.err != "" {
 			msg = p.err
 		}
-		lay.lines = []ovLine{{text: msg, style: th.Muted}}
+		lay.lines = []ovLine{{text: msg, style: roleMuted}}
 	}
 	if lay.cursorLine >= 0 {
 		if lay.cursorLine < p.top {
@@ -273,7 +300,7 @@ func (p *Overview) View() string {
 }
 
 func (p *Overview) drawLine(l ovLine) string {
-	th := p.ctx.Theme
+	paint := p.paints()
 	var s string
 	if l.cells == nil {
 		txt := inert.String(l.text)
@@ -283,7 +310,7 @@ func (p *Overview) drawLine(l ovLine) string {
 		if txt == "" {
 			return ""
 		}
-		return " " + l.style.Render(txt)
+		return " " + paint[l.style].Apply(txt)
 	}
 	var b strings.Builder
 	b.WriteString("  ")
@@ -303,30 +330,29 @@ func (p *Overview) drawLine(l ovLine) string {
 		} else {
 			text += pad
 		}
-		st := l.style
+		r := l.style
 		if c.tally >= 0 {
-			st = p.cellStyle(p.ov.Tallies[c.tally])
+			r = p.cellRole(p.ov.Tallies[c.tally])
 			if c.tally == p.cursor {
-				st = th.Selected
+				r = roleSelected
 			}
 		}
-		b.WriteString(st.Render(text))
+		b.WriteString(paint[r].Apply(text))
 		used += c.width
 	}
 	s = b.String()
 	return s
 }
 
-func (p *Overview) cellStyle(t data.Tally) lipgloss.Style {
-	th := p.ctx.Theme
+func (p *Overview) cellRole(t data.Tally) ovRole {
 	if _, on := t.Alerting(p.opts.Alerts); on || t.Err != nil {
-		return th.Error
+		return roleError
 	}
 	if t.Estimated || t.Partial {
-		return th.Warn
+		return roleWarn
 	}
 	if t.N == 0 {
-		return th.Muted
+		return roleMuted
 	}
-	return th.Row
+	return roleRow
 }
