@@ -188,6 +188,9 @@ func (p *Delegations) ShowConsumers(consumer string) tea.Cmd {
 }
 
 func (p *Delegations) Title() string {
+	if t, ok := p.scopedTitle([]string{"Delegations", "Subscriptions", "Consumers"}[p.cur]); ok {
+		return t
+	}
 	switch p.cur {
 	case subSubscriptions:
 		if p.customer != "" {
