@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"opsdeck/data"
@@ -68,5 +69,23 @@ func TestJumpSandboxToTrackAndEventToType(t *testing.T) {
 	m, _ = press(t, m, "b")
 	if m.Active() != views.PaneInbox || m.Pane(views.PaneInbox).CurrentScope() != data.EventsFor(w.rep.Defaults.InboxUser, "", "") {
 		t.Fatalf("b did not return to the inbox: %v %s", m.Active(), m.Pane(views.PaneInbox).CurrentScope())
+	}
+}
+
+// TestGotoCommand: :goto does what the keys do, and refuses a word it does
+// not know.
+func TestGotoCommand(t *testing.T) {
+	w := seeded(t)
+	o := w.options()
+	o.Scopes.ProjectID = ""
+	m := start(t, o, 120, 40)
+	_, it, _ := m.Pane(views.PaneSessions).SelectedRecord()
+	m, _ = press(t, m, append(append([]string{":"}, strings.Split("goto related", "")...), "enter")...)
+	if got := m.Pane(views.PaneSessions).CurrentScope(); got != data.SessionsByProject(data.DecodeSession(it).ProjectID) {
+		t.Fatalf(":goto related: %s (flash %q)", got, m.Flash())
+	}
+	m, _ = press(t, m, append(append([]string{":"}, strings.Split("goto nowhere", "")...), "enter")...)
+	if !strings.Contains(m.Flash(), "related, context or back") {
+		t.Fatalf("a bad :goto: flash %q", m.Flash())
 	}
 }
