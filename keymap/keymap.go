@@ -28,7 +28,7 @@ type Map struct {
 	Mark, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
 	SortNext, SortReverse, Pause, Scan          key.Binding
 	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
-	// contexts).
+	// contexts, the project's record).
 	NextView key.Binding
 	// Goto opens what the selected row is related to (a session's project,
 	// a sandbox's track, an event's type, a stream record's item);
@@ -83,10 +83,10 @@ func Default() Map {
 		SortReverse: bind("reverse sort", "<"),
 		Pause:       bind("pause stream", "space"),
 		Scan:        bind("scan table", "S"),
-		NextView:    bind("sessions / API keys / contexts", "v"),
-		Goto:        bind("go to related: project · track · type · item", "o"),
-		GotoContext: bind("go to the session's context", "O"),
-		JumpBack:    bind("back from a jump", "b"),
+		NextView:    bind("sessions / keys / contexts / project", "v"),
+		Goto:        bind("go to related", "o"),
+		GotoContext: bind("go to context", "O"),
+		JumpBack:    bind("jump back", "b"),
 
 		Confirm: bind("confirm", "y"),
 		Deny:    bind("cancel", "n", "esc"),
