@@ -133,6 +133,9 @@ func start(f flags) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", cfg.Where(firstTableLine(cfg)), err)
 	}
+	if err := checkAlerts(cfg); err != nil {
+		return err
+	}
 	keys := ui.DefaultKeys()
 	if err := keys.Apply(keyBindings(cfg), keyLines(cfg), cfg.Path); err != nil {
 		return err
@@ -209,6 +212,7 @@ func start(f flags) error {
 			return err
 		}
 		scopes = scopesFrom(report)
+		demoOverview(cfg, report, &scopes)
 		sim := demo.NewSimulator(demoConn, tables, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim")})
 		simCtx, stopSim := context.WithCancel(ctx)
 		defer stopSim()
@@ -285,7 +289,7 @@ func start(f flags) error {
 		AutoTheme: autoTheme,
 		NoColor:   themes.NoColor(),
 		Keys:      keys,
-		Scopes:    scopes,
+		Scopes:    withOverview(scopes, cfg),
 
 		Feed:             feed,
 		StreamBuffer:     cfg.Stream.Buffer,

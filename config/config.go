@@ -38,8 +38,11 @@ type Config struct {
 	// and reports Keys[action].Line.
 	Keys map[string]KeySpec
 
-	Actions Actions
-	Stream  Stream
+	Actions  Actions
+	Stream   Stream
+	Watch    Watch
+	Overview Overview
+	Alerts   []Alert
 
 	// Lines records where each set top-level key was, e.g. Lines["theme"],
 	// so later validation (a theme, an env) can point at the line too.
@@ -124,6 +127,7 @@ func Default() *Config {
 		Keys:       map[string]KeySpec{},
 		Lines:      map[string]int{},
 		Actions:    Actions{RetryMax: 3, StaleRunMinutes: 30},
+		Overview:   Overview{ExpiringMinutes: 15, RecountInterval: time.Minute},
 		Stream: Stream{
 			PollInterval:     250 * time.Millisecond,
 			IdlePollMax:      1500 * time.Millisecond,

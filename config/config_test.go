@@ -149,6 +149,14 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"top is list", "- a\n- b\n", 1, "must be a mapping"},
 		{"two documents", "env: a\n---\nenv: b\n", 2, "more than one YAML document"},
 		{"merge key", "base: &b {env: x}\n", 1, `unknown key "base"`},
+		{"alert without op", "alerts:\n  - sandboxes.available 5\n", 2, "want <metric> <op> <whole number>"},
+		{"alert float", "alerts:\n  - x: 1\n", 2, "must be text"},
+		{"alert fraction", "alerts:\n  - \"events.failed > 0.5\"\n", 2, "want <metric> <op>"},
+		{"alerts not list", "alerts: events.failed > 0\n", 1, "must be a list"},
+		{"watch users not list", "watch:\n  users: u-1\n", 2, "must be a list"},
+		{"watch unknown", "watch:\n  user: [u-1]\n", 2, `unknown key "user"`},
+		{"recount too often", "overview:\n  recount_interval: 1s\n", 2, "out of range"},
+		{"expiring zero", "overview:\n  expiring_minutes: 0\n", 2, "out of range"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -367,5 +375,20 @@ func TestNameChars(t *testing.T) {
 		if got := nameChars(tc.s, tc.lo, tc.hi); got != tc.want {
 			t.Errorf("nameChars(%q, %d, %d) = %v", tc.s, tc.lo, tc.hi, got)
 		}
+	}
+}
+
+func TestParseOverviewAndAlerts(t *testing.T) {
+	src := "watch:\n  users: [u-1, \"42\"]\noverview:\n  expiring_minutes: 20\n  recount_interval: 30s\n  bell: true\nalerts:\n  - sandboxes.available < 5\n  - \"events.failed>0\"\n"
+	c, err := Parse("cfg.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.Watch.Users, ",") != "u-1,42" || c.Overview.ExpiringMinutes != 20 || c.Overview.RecountInterval != 30*time.Second || !c.Overview.Bell {
+		t.Fatalf("got %+v %+v", c.Watch, c.Overview)
+	}
+	want := []Alert{{Metric: "sandboxes.available", Op: "<", Value: 5, Line: 8}, {Metric: "events.failed", Op: ">", Value: 0, Line: 9}}
+	if len(c.Alerts) != 2 || c.Alerts[0] != want[0] || c.Alerts[1] != want[1] {
+		t.Fatalf("alerts %+v, want %+v", c.Alerts, want)
 	}
 }

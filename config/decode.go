@@ -104,12 +104,18 @@ func (d *decoder) top(doc *yaml.Node) error {
 			return d.actions(v)
 		case "stream":
 			return d.stream(v)
+		case "watch":
+			return d.watch(v)
+		case "overview":
+			return d.overview(v)
+		case "alerts":
+			return d.alerts(v)
 		}
 		return d.errf(k, "unknown key %q (known: %s)", k.Value, strings.Join(topKeys, ", "))
 	})
 }
 
-var topKeys = []string{"env", "profile", "region", "endpoint_url", "theme", "read_only", "protected", "envs", "tables", "keys", "actions", "stream"}
+var topKeys = []string{"env", "profile", "region", "endpoint_url", "theme", "read_only", "protected", "envs", "tables", "keys", "actions", "stream", "watch", "overview", "alerts"}
 
 // scalar demands a non-null scalar: `env:` with nothing after it is more
 // likely a mistake than a wish for the default.

@@ -26,10 +26,12 @@ type Scope struct {
 	// PKAttr = PKValue is the key condition's partition part; PKAttr ""
 	// means no key condition (only Via scopes have none).
 	PKAttr, PKValue string
-	// SKAttr SKOp SKValue is the sort-key part (SKAny: none).
+	// SKAttr SKOp SKValue is the sort-key part (SKAny: none); SKBetween
+	// also uses SKHigh, the inclusive upper bound.
 	SKAttr  string
 	SKOp    SKOp
 	SKValue string
+	SKHigh  string
 
 	// Filter holds up to two filter terms, applied by DynamoDB after the
 	// key condition (the FilterExpression): pages can come back short.
@@ -54,6 +56,7 @@ const (
 	SKAny        SKOp = iota // no sort-key condition
 	SKEqual                  // sort key = value
 	SKBeginsWith             // begins_with(sort key, value)
+	SKBetween                // sort key BETWEEN value AND high (inclusive)
 )
 
 // Via says how Store.Page finds a scope's items.
@@ -71,11 +74,32 @@ const (
 )
 
 // Cond is one filter term on a string attribute: it equals Value, or begins
-// with it when Prefix is set. A zero Cond (Attr "") is no term.
+// with it when Prefix is set. With Cmp set it compares instead (attr <
+// Value, attr >= Value), as numbers when Num is set, else as strings byte by
+// byte — DynamoDB's own orders. A zero Cond (Attr "") is no term.
 type Cond struct {
 	Attr   string
 	Value  string
 	Prefix bool
+	Cmp    CmpOp
+	Num    bool
+}
+
+// CmpOp is an ordering filter term's operator (CmpNone: Prefix or =).
+type CmpOp uint8
+
+const (
+	CmpNone    CmpOp = iota
+	CmpLess          // attr < value
+	CmpAtLeast       // attr >= value
+)
+
+// value is the term's operand as the AttributeValue the filter sends.
+func (c Cond) value() types.AttributeValue {
+	if c.Num {
+		return &types.AttributeValueMemberN{Value: c.Value}
+	}
+	return S(c.Value)
 }
 
 // Projection is what the scope's table or index holds of each item: ALL
@@ -161,6 +185,7 @@ func keyValue(t AttrType, v string) types.AttributeValue {
 
 func (s Scope) pkValue() types.AttributeValue { return keyValue(s.keyType(s.PKAttr), s.PKValue) }
 func (s Scope) skValue() types.AttributeValue { return keyValue(s.keyType(s.SKAttr), s.SKValue) }
+func (s Scope) skHigh() types.AttributeValue  { return keyValue(s.keyType(s.SKAttr), s.SKHigh) }
 
 // Matches reports whether item (typically a stream record's NEW image) is
 // one the scope's read would return — with the same values the read sends,
@@ -183,6 +208,12 @@ func (s Scope) Matches(item map[string]types.AttributeValue) bool {
 		}
 	case SKBeginsWith:
 		if !beginsWith(item[s.SKAttr], s.skValue()) {
+			return false
+		}
+	case SKBetween:
+		lo, okLo := compareValues(item[s.SKAttr], s.skValue())
+		hi, okHi := compareValues(item[s.SKAttr], s.skHigh())
+		if !okLo || !okHi || lo < 0 || hi > 0 {
 			return false
 		}
 	}
@@ -214,6 +245,14 @@ func (s Scope) inIndex(item map[string]types.AttributeValue) bool {
 // holds evaluates the term as the FilterExpression does: "=" or
 // begins_with against a string value.
 func (c Cond) holds(item map[string]types.AttributeValue) bool {
+	switch c.Cmp {
+	case CmpLess:
+		n, ok := compareValues(item[c.Attr], c.value())
+		return ok && n < 0
+	case CmpAtLeast:
+		n, ok := compareValues(item[c.Attr], c.value())
+		return ok && n >= 0
+	}
 	want := S(c.Value)
 	if c.Prefix {
 		return beginsWith(item[c.Attr], want)
@@ -233,6 +272,39 @@ func beginsWith(v, prefix types.AttributeValue) bool {
 		return ok && bytes.HasPrefix(x.Value, p.Value)
 	}
 	return false
+}
+
+// compareValues orders two scalars of the same type the way DynamoDB's
+// comparison operators do: numbers by value, strings and binaries byte by
+// byte. ok is false when the types differ or a number does not parse (the
+// comparison is then false, as DynamoDB's is for mismatched types).
+func compareValues(v, w types.AttributeValue) (int, bool) {
+	switch x := v.(type) {
+	case *types.AttributeValueMemberS:
+		y, ok := w.(*types.AttributeValueMemberS)
+		if !ok {
+			return 0, false
+		}
+		return strings.Compare(x.Value, y.Value), true
+	case *types.AttributeValueMemberB:
+		y, ok := w.(*types.AttributeValueMemberB)
+		if !ok {
+			return 0, false
+		}
+		return bytes.Compare(x.Value, y.Value), true
+	case *types.AttributeValueMemberN:
+		y, ok := w.(*types.AttributeValueMemberN)
+		if !ok {
+			return 0, false
+		}
+		fx, okx := ParseNumber(x.Value)
+		fy, oky := ParseNumber(y.Value)
+		if !okx || !oky {
+			return 0, false
+		}
+		return fx.Cmp(fy), true
+	}
+	return 0, false
 }
 
 // hasKeyType reports whether v is a scalar of the given key type.
@@ -261,7 +333,7 @@ func (s Scope) Fixes(attr string) (value string, ok bool) {
 		return s.SKValue, true
 	}
 	for _, c := range s.Filter {
-		if c.Attr == attr && !c.Prefix {
+		if c.Attr == attr && !c.Prefix && c.Cmp == CmpNone {
 			return c.Value, true
 		}
 	}
@@ -328,13 +400,20 @@ func (s Scope) String() string {
 		term(s.SKAttr, "=", s.SKValue)
 	case SKBeginsWith:
 		term(s.SKAttr, "^=", s.SKValue)
+	case SKBetween:
+		term(s.SKAttr, " in ", "["+s.SKValue+", "+s.SKHigh+"]")
 	}
 	for _, c := range s.Filter {
 		if c.Attr == "" {
 			continue
 		}
 		op := "="
-		if c.Prefix {
+		switch {
+		case c.Cmp == CmpLess:
+			op = "<"
+		case c.Cmp == CmpAtLeast:
+			op = ">="
+		case c.Prefix:
 			op = "^="
 		}
 		term(c.Attr, op, c.Value)

@@ -3,7 +3,11 @@ package data
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // The scope constructors: one per access pattern the console reads (and
@@ -340,4 +344,69 @@ func SandboxesByIdempotencyKey(key string) Scope {
 // SandboxByID: one sandbox (PK "SBX#<id>", SK "META"; GetItem).
 func SandboxByID(sandboxID string) Scope {
 	return labelled(getScope(TableSandboxes, sandboxPKPrefix+sandboxID, sandboxMetaSK), "sandbox "+sandboxID)
+}
+
+// --- Overview counts ------------------------------------------------------------
+
+// SessionsExpiring: sessions whose stored status is RUNNING and whose TTL
+// (expiresAt) falls in [now, now+within] — status-expiresAt-index with a
+// BETWEEN on its sort key, so DynamoDB counts them.
+func SessionsExpiring(now time.Time, within time.Duration) Scope {
+	s := indexScope(TableSessions, IndexSessionsByStatus, SessionRunning, "")
+	s.SKOp = SKBetween
+	s.SKValue = strconv.FormatInt(now.Unix(), 10)
+	s.SKHigh = strconv.FormatInt(now.Add(within).Unix(), 10)
+	return labelled(s, "RUNNING · expiring within "+shortDuration(within))
+}
+
+// EventsExhausted: a user's failed events whose retry_count has reached
+// retryMax (StatusIndex, status#timestamp begins_with "failed#", filtered
+// on the number).
+func EventsExhausted(userID string, retryMax int) Scope {
+	s := EventsByStatus(userID, EventFailed+"#")
+	s.Filter[0] = Cond{Attr: "retry_count", Value: strconv.Itoa(retryMax), Cmp: CmpAtLeast, Num: true}
+	return labelled(s, "user "+userID+" · failed · retries ≥ "+strconv.Itoa(retryMax))
+}
+
+// RunsStale: a user's runs in status whose updatedAt is older than
+// now-after (the base table's RUN# items, filtered). updatedAt is an
+// ISO 8601 UTC string as AppLens writes it; strings compare byte by byte,
+// which orders such timestamps by time.
+func RunsStale(userID, status string, now time.Time, after time.Duration) Scope {
+	s := RunsByUser(userID)
+	s.Filter[0] = Cond{Attr: "status", Value: status}
+	s.Filter[1] = Cond{Attr: "updatedAt", Value: now.Add(-after).UTC().Format("2006-01-02T15:04:05Z"), Cmp: CmpLess}
+	return labelled(s, "user "+userID+" · "+status+" · not updated for "+shortDuration(after))
+}
+
+// --- Jumps ------------------------------------------------------------------------
+
+// ItemScope is the one item whose primary key item holds (GetItem): where a
+// stream record's item is shown in its pane. ok is false when the key is
+// incomplete or not strings.
+func ItemScope(t TableID, item Item) (Scope, bool) {
+	schema, ok := Schema(t)
+	if !ok {
+		return Scope{}, false
+	}
+	text := func(k *KeyAttr) (string, bool) {
+		if k == nil {
+			return "", true
+		}
+		v, ok := item[k.Name].(*types.AttributeValueMemberS)
+		if !ok {
+			return "", false
+		}
+		return v.Value, true
+	}
+	pk, okPK := text(&schema.PK)
+	sk, okSK := text(schema.SK)
+	if !okPK || !okSK || pk == "" {
+		return Scope{}, false
+	}
+	label := pk
+	if sk != "" {
+		label += " · " + sk
+	}
+	return labelled(getScope(t, pk, sk), "item "+label), true
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // scopeWorld is one item set per table, written once: for every scope
@@ -36,6 +38,11 @@ func scopeWorld() map[TableID][]Item {
 		pk, sk, g1pk, g1sk := GraphRunKeys(user, runID, at)
 		return Item{"PK": str(pk), "SK": str(sk), "GSI1PK": str(g1pk), "GSI1SK": str(g1sk), "runId": str(runID), "status": str("COMPLETE")}
 	}
+	stuck := func(runID, status string, updated time.Time) Item {
+		it := run("1", runID, baseTime)
+		it["status"], it["updatedAt"] = str(status), str(updated.UTC().Format("2006-01-02T15:04:05Z"))
+		return it
+	}
 	notInGSI1 := run("1", "r-nogsi", baseTime)
 	delete(notInGSI1, "GSI1SK")
 
@@ -44,6 +51,11 @@ func scopeWorld() map[TableID][]Item {
 	delete(noStatusKey, AttrEventStatusKey)
 	noTypeKey := ev("u1", "e-notype", "order.created", "failed", baseTime.Add(10*time.Second))
 	delete(noTypeKey, AttrEventTypeKey)
+	retried := func(id string, n types.AttributeValue) Item {
+		it := ev("u1", id, "order.created", "failed", baseTime.Add(11*time.Second))
+		it["retry_count"] = n
+		return it
+	}
 
 	sub := func(s, p, customer string) Item {
 		it := Item{"subscription": str(s), "provider": str(p), "cause": str("c")}
@@ -96,6 +108,8 @@ func scopeWorld() map[TableID][]Item {
 			run("12", "r3", baseTime), run("2", "r2", baseTime), // r2 again, under another user
 			{"PK": str("USER#1"), "SK": str("PROFILE"), "name": str("not a run")},
 			notInGSI1,
+			stuck("r-stuck", "PROCESSING", baseTime), stuck("r-fresh", "PROCESSING", baseTime.Add(50*time.Minute)),
+			stuck("r-up", "UPLOADED", baseTime),
 		},
 		TableEvents: {
 			ev("u1", "e1", "order.created", "failed", baseTime),
@@ -109,6 +123,7 @@ func scopeWorld() map[TableID][]Item {
 			ev("u10", "e3", "user.created", "failed", baseTime.Add(5*time.Second)),
 			ev("u1", "e33", "user.created", "failed", baseTime.Add(6*time.Second)),
 			noStatusKey, noTypeKey,
+			retried("e-r3", num(3)), retried("e-r9", num(9)), retried("e-r2", num(2)), retried("e-rs", str("5")),
 		},
 		TableDelegations: {
 			{"link": str("l1"), "audience": str("did:web:a")},
@@ -191,6 +206,9 @@ func scopeCases() []scopeCase {
 		{ctor: "SandboxesByTrack", scope: SandboxesByTrack("t1")},
 		{ctor: "SandboxesByIdempotencyKey", scope: SandboxesByIdempotencyKey("t1")},
 		{ctor: "SandboxByID", scope: SandboxByID("x-al")},
+		{ctor: "SessionsExpiring", scope: SessionsExpiring(time.Unix(2e9-60, 0), 10*time.Minute)},
+		{ctor: "EventsExhausted", scope: EventsExhausted("u1", 3)},
+		{ctor: "RunsStale", scope: RunsStale("1", "PROCESSING", baseTime.Add(time.Hour), 30*time.Minute)},
 	}
 }
 

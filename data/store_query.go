@@ -119,6 +119,8 @@ func (s *Store) queryInput(sc Scope, req PageRequest, only []string) (*dynamodb.
 		cond += " AND " + e.Name(sc.SKAttr) + " = " + e.Value(sc.skValue())
 	case SKBeginsWith:
 		cond += " AND begins_with(" + e.Name(sc.SKAttr) + ", " + e.Value(sc.skValue()) + ")"
+	case SKBetween:
+		cond += " AND " + e.Name(sc.SKAttr) + " BETWEEN " + e.Value(sc.skValue()) + " AND " + e.Value(sc.skHigh())
 	default:
 		return nil, fmt.Errorf("data: unsupported sort key operator %d", sc.SKOp)
 	}
@@ -141,9 +143,14 @@ func (s *Store) queryInput(sc Scope, req PageRequest, only []string) (*dynamodb.
 		if filter != "" {
 			filter += " AND "
 		}
-		if c.Prefix {
+		switch {
+		case c.Cmp == CmpLess:
+			filter += e.Name(c.Attr) + " < " + e.Value(c.value())
+		case c.Cmp == CmpAtLeast:
+			filter += e.Name(c.Attr) + " >= " + e.Value(c.value())
+		case c.Prefix:
 			filter += "begins_with(" + e.Name(c.Attr) + ", " + e.Value(S(c.Value)) + ")"
-		} else {
+		default:
 			filter += e.Name(c.Attr) + " = " + e.Value(S(c.Value))
 		}
 	}

@@ -69,6 +69,9 @@ var actions = []action{
 	{"complete_prev", ctxPrompt, func(m *Map) *key.Binding { return &m.CompletePrev }},
 	{"line_up", ctxPrompt, func(m *Map) *key.Binding { return &m.LineUp }},
 	{"line_down", ctxPrompt, func(m *Map) *key.Binding { return &m.LineDown }},
+	{"goto", ctxGlobal, func(m *Map) *key.Binding { return &m.Goto }},
+	{"goto_context", ctxGlobal, func(m *Map) *key.Binding { return &m.GotoContext }},
+	{"jump_back", ctxGlobal, func(m *Map) *key.Binding { return &m.JumpBack }},
 }
 
 var dialogActions = []action{

@@ -30,6 +30,10 @@ type Map struct {
 	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
 	// contexts, the project's record).
 	NextView key.Binding
+	// Goto opens what the selected row is related to (a session's project,
+	// a sandbox's track, an event's type, a stream record's item);
+	// GotoContext a session's browser context; JumpBack returns from a jump.
+	Goto, GotoContext, JumpBack key.Binding
 
 	// The command line, the filter line and a dialog's own keys: Submit
 	// runs the line (in a dialog: answers a typed phrase; a bare one means
@@ -89,6 +93,9 @@ func Default() Map {
 		Pause:       bind("pause stream", "space"),
 		Scan:        bind("scan table", "S"),
 		NextView:    bind("sessions / keys / contexts / project", "v"),
+		Goto:        bind("go to related", "o"),
+		GotoContext: bind("go to context", "O"),
+		JumpBack:    bind("jump back", "b"),
 
 		Submit:       bind("run / submit", "enter"),
 		Dismiss:      bind("abandon the line", "esc", "ctrl+c"),
@@ -120,7 +127,7 @@ func (m Map) FullHelp() [][]key.Binding {
 		panes = append(panes, p.Binding)
 	}
 	panes = append(panes, m.Command, m.Filter, m.Help, m.Quit)
-	data := []key.Binding{m.Mark, m.MarkAll, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan}
+	data := []key.Binding{m.Mark, m.MarkAll, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan, m.Goto, m.GotoContext, m.JumpBack}
 	var actions []key.Binding
 	for _, a := range m.Actions {
 		actions = append(actions, a.Binding)

@@ -60,6 +60,20 @@ func rootCommands() []command {
 		{CommandSpec: views.CommandSpec{Name: string(VerbQuit), Aliases: []string{"quit", "q!"}, Usage: ":q"},
 			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { m.quitting = true; return m, tea.Quit }},
 		{CommandSpec: markSpec, root: runMark},
+		{CommandSpec: views.CommandSpec{Name: "goto", Usage: ":goto related|context|back (keys o, O, b)", Arg: views.ArgRequired,
+			Complete: func(views.Pane) []string { return []string{"related", "context", "back"} }},
+			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
+				switch a.Arg {
+				case "related":
+					return m.gotoRelated()
+				case "context":
+					return m.gotoContext()
+				case "back":
+					return m.jumpBack()
+				}
+				m.setFlash("goto: want related, context or back — :goto related|context|back", true)
+				return m, nil
+			}},
 		// Last, so that the help's command paragraph at 80×24 keeps :q in view.
 		{CommandSpec: scanSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
 			return m.openScan(data.TableID(a.Arg), scanSegments(a))

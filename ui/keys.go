@@ -43,6 +43,12 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Quit):
 		m.quitting = true
 		return m, tea.Quit
+	case key.Matches(k, km.Goto):
+		return m.gotoRelated()
+	case key.Matches(k, km.GotoContext):
+		return m.gotoContext()
+	case key.Matches(k, km.JumpBack):
+		return m.jumpBack()
 	case key.Matches(k, km.Help):
 		m.mode, m.helpOff = modeHelp, 0
 		return m, nil

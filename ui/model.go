@@ -74,6 +74,9 @@ type Model struct {
 	// live is the live tail's state (live.go).
 	live liveState
 
+	// jumps is the way back from jumps, newest last (jump.go).
+	jumps []jumpPlace
+
 	// clockArmed: a clockTickMsg is on its way (clock.go).
 	clockArmed bool
 
@@ -104,6 +107,7 @@ func New(o Options) Model {
 	if o.Store != nil && tables.Env == "" {
 		tables = o.Store.Tables()
 	}
+	views.SetTrouble(data.Trouble{ExpiringWithin: o.Scopes.Overview.ExpiringWithin, StaleRun: o.Scopes.Overview.StaleRun, RetryMax: o.Scopes.Overview.RetryMax})
 	ctx := &views.Context{
 		Theme:       o.Theme,
 		Keys:        o.Keys,
@@ -136,6 +140,11 @@ func New(o Options) Model {
 
 	m.input = lineedit.New(512)
 	m.help = help.New()
+	if m.ctx.Theme.Name == themes.Plain().Name {
+		// NO_COLOR: the key hints too (the help bubble's own styles are
+		// grey).
+		m.help.Styles = help.Styles{}
+	}
 	m.setSize(80, 24)
 	m.initActions(o)
 	m.initLive(o)
@@ -144,7 +153,11 @@ func New(o Options) Model {
 
 // Init loads the active pane and starts the live tail.
 func (m Model) Init() tea.Cmd {
-	return m.guard.guardCmd(tea.Batch(m.panes[m.active].Init(), m.liveInit(), m.queryBackground()))
+	cmds := []tea.Cmd{m.panes[m.active].Init(), m.liveInit(), m.queryBackground()}
+	for _, p := range m.panes {
+		cmds = append(cmds, p.Background())
+	}
+	return m.guard.guardCmd(tea.Batch(cmds...))
 }
 
 // Update routes one message, then keeps the clock ticking while the shown
@@ -213,6 +226,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onRedraw()
 	case healthSettleMsg:
 		return m, nil // the redraw shows a reconnect that outlasted its grace
+	case views.OpenScopeMsg:
+		return m.openScope(msg.Scope)
 	case interface{ PaneID() views.PaneID }:
 		// An answer addressed to one pane (a page, a quota): it goes there
 		// whether or not that pane is shown.
@@ -264,6 +279,27 @@ func (m *Model) switchTo(i int) tea.Cmd {
 		cmd = tea.Batch(cmd, p.Poll())
 	}
 	return cmd
+}
+
+// openScope shows the pane that lists scope's table, on exactly that
+// scope (enter on an overview number, a jump).
+func (m Model) openScope(sc data.Scope) (tea.Model, tea.Cmd) {
+	id, ok := views.PaneOf(sc.Table)
+	if !ok {
+		m.setFlash("no pane lists "+string(sc.Table), true)
+		return m, nil
+	}
+	i, ok := m.paneIndex(id)
+	if !ok {
+		return m, nil
+	}
+	cmd, ok := m.panes[i].ShowScope(sc)
+	if !ok {
+		m.setFlash(m.panes[i].ID().Name()+" cannot list "+string(sc.Table), true)
+		return m, nil
+	}
+	m.active = i
+	return m, cmd
 }
 
 // show makes pane id the shown one, without loading it (a command that

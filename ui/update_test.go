@@ -54,7 +54,10 @@ func TestPaneSwitching(t *testing.T) {
 		{"shift+tab", views.PaneRuns},
 		{"5", views.PaneSandboxes},
 		{"6", views.PaneStream},
+		{"tab", views.PaneOverview},
 		{"tab", views.PaneSessions}, // wraps
+		{"shift+tab", views.PaneOverview},
+		{"0", views.PaneOverview},
 		{"shift+tab", views.PaneStream},
 		{"4", views.PaneDelegations},
 		{"1", views.PaneSessions},

@@ -185,6 +185,9 @@ func (m Model) statusBar(w int) string {
 	kv := func(k, v string) string {
 		return th.StatusKey.Render(k+" ") + th.StatusValue.Render(inert.Line(v, 40))
 	}
+	if a := m.alerts(); a != "" {
+		parts = append(parts, th.Error.Render(inert.Line(a, 60)))
+	}
 	parts = append(parts, kv("env", orDash(m.env)))
 	st := m.panes[m.active].Status()
 	if h := m.healthSummary(); h != "" && !st.Tail {
@@ -305,4 +308,20 @@ func (m Model) paneKeyLabel(s views.PaneSpec) string {
 		return b.Keys()[0]
 	}
 	return s.DefaultKey
+}
+
+// alerts is the status bar's alert badge, from any pane: "! 2 alerts:
+// sandboxes.available 3 (< 5) +1". The "!" says it without colour.
+func (m Model) alerts() string {
+	var all []string
+	for _, p := range m.panes {
+		all = append(all, p.Alerts()...)
+	}
+	switch len(all) {
+	case 0:
+		return ""
+	case 1:
+		return "! " + all[0]
+	}
+	return "! " + strconv.Itoa(len(all)) + " alerts: " + all[0] + " +" + strconv.Itoa(len(all)-1)
 }

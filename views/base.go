@@ -25,6 +25,10 @@ type base struct {
 	// query lists (scan.go); choosing a query scope drops it.
 	scan       *list
 	scanResult ScanResult
+
+	// shown is the scope ShowScope put in the first list; the title names
+	// it while that list still shows it.
+	shown data.Scope
 }
 
 func (b *base) ID() PaneID { return b.id }
@@ -184,4 +188,42 @@ func (b *base) ids(limit int) []string {
 		return len(out) < limit
 	})
 	return out
+}
+
+// ShowScope lists exactly sc in the pane's list of sc's table.
+func (b *base) ShowScope(sc data.Scope) (tea.Cmd, bool) {
+	for i, l := range b.lists {
+		if sc.Table != "" && l.pr.table == sc.Table {
+			b.shown = sc
+			b.setScope(i, sc, nil)
+			return b.reload(), true
+		}
+	}
+	return nil, false
+}
+
+// scopedTitle is "<what> · <scope label>" while the shown list shows the
+// scope ShowScope gave it.
+func (b *base) scopedTitle(what string) (string, bool) {
+	if b.shown.Table == "" || b.scan != nil || b.lists[b.cur].scope != b.shown {
+		return "", false
+	}
+	return what + " · " + b.shown.Label, true
+}
+
+// SelectedRecord is the row under the cursor and its table.
+func (b *base) SelectedRecord() (data.TableID, data.Item, bool) {
+	it, ok := b.Selected()
+	if !ok {
+		return "", nil, false
+	}
+	return b.active().scope.Table, it, true
+}
+
+// CurrentScope is the shown list's scope (zero while a scan is shown).
+func (b *base) CurrentScope() data.Scope {
+	if b.scan != nil {
+		return data.Scope{}
+	}
+	return b.active().scope
 }

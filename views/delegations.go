@@ -192,6 +192,9 @@ func (p *Delegations) Title() string {
 	if t := p.lookupTitle(); t != "" {
 		return t
 	}
+	if t, ok := p.scopedTitle([]string{"Delegations", "Subscriptions", "Consumers"}[p.cur]); ok {
+		return t
+	}
 	switch p.cur {
 	case subSubscriptions:
 		if p.customer != "" {

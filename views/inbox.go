@@ -43,12 +43,17 @@ func eventColumns() []vtable.Column {
 
 func eventRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	e, _ := r.(data.Event)
-	return vtable.Row{Cells: []vtable.Cell{
+	retries, tag := numCell(e.RetryCount), ""
+	if troubleOf(e, now) {
+		// Failed with its retries exhausted.
+		retries, tag = restyle(retries, errorCell("", th)), "!"
+	}
+	return vtable.Row{Tag: tag, Cells: []vtable.Cell{
 		{Text: e.ID()},
 		{Text: e.EventType},
 		statusCell(e.Status, th),
 		timeCell(e.Timestamp, now),
-		numCell(e.RetryCount),
+		retries,
 		timeCell(e.LastRetryAt, now),
 		timeCellOf(e.Meta, "ttl", e.TTL, now, th),
 	}}
@@ -84,6 +89,9 @@ func (p *Inbox) Show(userID, typePrefix, statusPrefix string) tea.Cmd {
 
 func (p *Inbox) Title() string {
 	if t := p.lookupTitle(); t != "" {
+		return t
+	}
+	if t, ok := p.scopedTitle("Inbox"); ok {
 		return t
 	}
 	if p.user == "" {

@@ -118,6 +118,23 @@ type Pane interface {
 	// SetTheme restyles what is already shown (the root has set
 	// Context.Theme first).
 	SetTheme(th themes.Theme)
+
+	// ShowScope lists exactly sc (a number of the overview, a jump from a
+	// related item) when sc is of a table this pane lists; ok false
+	// otherwise.
+	ShowScope(sc data.Scope) (cmd tea.Cmd, ok bool)
+	// Alerts are the thresholds crossed now, one short line each; the
+	// status bar shows them whichever pane is on screen.
+	Alerts() []string
+	// Background is work the pane does from start-up whether or not it is
+	// shown (the overview's first count, when alerts are configured); the
+	// root starts it once, with Init.
+	Background() tea.Cmd
+	// SelectedRecord is the row under the cursor with its table (a jump's
+	// starting point); CurrentScope the scope the pane shows (a jump's way
+	// back). Zero when there is none.
+	SelectedRecord() (table data.TableID, item data.Item, ok bool)
+	CurrentScope() data.Scope
 }
 
 // Defaults gives a pane the capabilities it lacks, as no-ops: a pane
@@ -150,6 +167,13 @@ func (Defaults) ScanTitle() (string, bool)              { return "", false }
 func (Defaults) Retime() bool                           { return false }
 func (Defaults) LiveTimes() bool                        { return false }
 func (Defaults) SetTheme(themes.Theme)                  {}
+func (Defaults) ShowScope(data.Scope) (tea.Cmd, bool)   { return nil, false }
+func (Defaults) Alerts() []string                       { return nil }
+func (Defaults) Background() tea.Cmd                    { return nil }
+func (Defaults) SelectedRecord() (data.TableID, data.Item, bool) {
+	return "", nil, false
+}
+func (Defaults) CurrentScope() data.Scope { return data.Scope{} }
 
 // Status is a pane's state for the title line and the status bar.
 type Status struct {

@@ -36,6 +36,7 @@ func init() {
 		delegationsPane(),
 		sandboxesPane(),
 		streamPane(),
+		overviewPane(),
 	}
 }
 
@@ -82,6 +83,10 @@ type Scopes struct {
 	// time column (Local when nil; tests fix it).
 	StreamBuffer int
 	Location     *time.Location
+
+	// Overview configures the overview pane (watched users, windows,
+	// alerts).
+	Overview OverviewOptions
 }
 
 // ArgRule says whether a command takes a positional argument.

@@ -27,8 +27,10 @@ func TestRelativeTimesStayLive(t *testing.T) {
 	if !strings.Contains(v, "45s ago") || !strings.Contains(v, "10s ago") {
 		t.Fatalf("times froze at load time:\n%s", v)
 	}
-	if r, _ := p.active().table.Row(p.active().table.SelectedID()); r.Tag != "" {
-		t.Fatalf("tag %q before retime: the test proves nothing", r.Tag)
+	// Before the retime the row is marked as expiring soon (a warning),
+	// not as past its expiry.
+	if r, _ := p.active().table.Row(p.active().table.SelectedID()); r.Tag != "!" || r.Cells[5].Style == errorCell("", c.Theme).Style {
+		t.Fatalf("tag %q, expiry styled as an error before retime: the test proves nothing", r.Tag)
 	}
 	if !p.Retime() {
 		t.Fatal("Retime says no live column is on screen")

@@ -47,9 +47,14 @@ func runRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	if g.InternetExposedCount.Sign() > 0 {
 		exposed = restyle(exposed, warnCell("", th))
 	}
-	return vtable.Row{Cells: []vtable.Cell{
+	status, tag := statusCell(g.Status, th), ""
+	if troubleOf(g, now) {
+		// Stale in PROCESSING or UPLOADED.
+		status, tag = errorCell(g.Status, th), "!"
+	}
+	return vtable.Row{Tag: tag, Cells: []vtable.Cell{
 		{Text: g.ID()},
-		statusCell(g.Status, th),
+		status,
 		{Text: g.UserID()},
 		{Text: g.Environment},
 		timeCell(g.CreatedAt, now),
@@ -103,6 +108,9 @@ func (p *Runs) scopeRun(runID string) {
 }
 
 func (p *Runs) Title() string {
+	if t, ok := p.scopedTitle("Runs"); ok {
+		return t
+	}
 	switch {
 	case p.user != "":
 		return "Runs · user " + p.user

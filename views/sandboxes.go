@@ -120,6 +120,9 @@ func (p *Sandboxes) Title() string {
 	if t := p.lookupTitle(); t != "" {
 		return t
 	}
+	if t, ok := p.scopedTitle("Sandboxes"); ok {
+		return t
+	}
 	return "Sandboxes · " + p.by + " " + p.value
 }
 

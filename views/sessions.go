@@ -119,6 +119,28 @@ func (p *Sessions) scopeSession(sessionID string) {
 	p.lists[subSessions].selectID = id
 }
 
+// ShowScope lists exactly sc: sessions of a status, of an expiry window,
+// a project's RUNNING ones (with the project's quota, API keys and
+// contexts beside them).
+func (p *Sessions) ShowScope(sc data.Scope) (tea.Cmd, bool) {
+	if sc.Table != data.TableSessions {
+		// An API key or a context (a jump): its own list.
+		return p.base.ShowScope(sc)
+	}
+	project := ""
+	if sc.PKAttr == "projectId" {
+		project = sc.PKValue
+	}
+	if project != "" {
+		p.scopeProject(project)
+	} else {
+		p.scopeStatus(sc.PKValue)
+	}
+	p.shown = sc
+	p.setScope(subSessions, sc, nil)
+	return tea.Batch(p.reload(), p.loadQuota()), true
+}
+
 // Update adds the sub-view key and the quota answer to the base.
 func (p *Sessions) Update(msg tea.Msg) tea.Cmd {
 	switch m := msg.(type) {
@@ -167,6 +189,9 @@ func (p *Sessions) Title() string {
 		return t
 	}
 	what := []string{"Sessions", "API keys", "Contexts", "Project"}[p.cur]
+	if t, ok := p.scopedTitle(what); ok {
+		return t
+	}
 	switch {
 	case p.project != "":
 		return what + " · project " + p.project

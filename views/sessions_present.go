@@ -49,6 +49,10 @@ func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	if status == data.SessionRunning && !s.ExpiresAt.IsZero() && s.ExpiresAt.Before(now) {
 		tag, expires = "!", restyle(expires, errorCell("", th))
 	}
+	if tag == "" && troubleOf(s, now) {
+		// Expiring within the overview's window.
+		tag, expires = "!", restyle(expires, warnCell("", th))
+	}
 	return vtable.Row{Tag: tag, Cells: []vtable.Cell{
 		{Text: s.SessionID},
 		statusCell(status, th),

@@ -102,6 +102,17 @@ func (s *Stream) Status() Status {
 
 // Selected is the selected record's item: its new image, else its old one,
 // else its keys (a KEYS_ONLY stream).
+// SelectedRecord is the selected record's item (new image, else old, else
+// keys) and table: a jump shows the item in its pane.
+func (s *Stream) SelectedRecord() (data.TableID, data.Item, bool) {
+	r, ok := s.live.Selected()
+	if !ok {
+		return "", nil, false
+	}
+	it, ok := s.Selected()
+	return r.Table, it, ok
+}
+
 func (s *Stream) Selected() (data.Item, bool) {
 	r, ok := s.live.Selected()
 	if !ok {

@@ -1,0 +1,501 @@
+package data
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// The overview counts: how bad is it, service by service. Every number is
+// a Query of one Scope (Select=COUNT, paginated; never a Scan) or, for the
+// one test DynamoDB cannot evaluate (a sandbox past its own window), a
+// Query projecting the two attributes the test reads. The same scope — and
+// the same test — decides whether a stream record moves the number, so a
+// count and the live tail applied to it agree by construction.
+
+// Metric keys: the names config `alerts:` uses. A per-user or per-project
+// number has the key of its kind (events.failed for every watched user).
+const (
+	MetricSandboxesAvailable  = "sandboxes.available"
+	MetricSandboxesAllocated  = "sandboxes.allocated"
+	MetricSandboxesPending    = "sandboxes.pending_deletion"
+	MetricSandboxesStale      = "sandboxes.stale"
+	MetricSandboxesPastWindow = "sandboxes.past_window"
+	MetricSessionsRunning     = "sessions.running"
+	MetricSessionsStopped     = "sessions.stopped"
+	MetricSessionsCompleted   = "sessions.completed"
+	MetricSessionsError       = "sessions.error"
+	MetricSessionsTimedOut    = "sessions.timed_out"
+	MetricSessionsExpiring    = "sessions.expiring"
+	MetricProjectRunning      = "sessions.project_running"
+	MetricEventsFailed        = "events.failed"
+	MetricEventsRetrying      = "events.retrying"
+	MetricEventsExhausted     = "events.exhausted"
+	MetricRunsStaleProcessing = "runs.stale_processing"
+	MetricRunsStaleUploaded   = "runs.stale_uploaded"
+)
+
+// MetricKeys lists every key, in the overview's order, for validating
+// config and for help.
+func MetricKeys() []string {
+	return []string{
+		MetricSandboxesAvailable, MetricSandboxesAllocated, MetricSandboxesPending,
+		MetricSandboxesStale, MetricSandboxesPastWindow,
+		MetricSessionsRunning, MetricSessionsStopped, MetricSessionsCompleted,
+		MetricSessionsError, MetricSessionsTimedOut, MetricSessionsExpiring, MetricProjectRunning,
+		MetricEventsFailed, MetricEventsRetrying, MetricEventsExhausted,
+		MetricRunsStaleProcessing, MetricRunsStaleUploaded,
+	}
+}
+
+// Service blocks of the overview, in screen order.
+const (
+	BlockSandboxes = "Sandbox pool"
+	BlockSessions  = "Sessions"
+	BlockEvents    = "Inbox"
+	BlockRuns      = "Graph runs"
+)
+
+// Metric is one number of the overview: what it counts and how.
+type Metric struct {
+	Key     string // MetricSandboxesAvailable, …
+	Block   string // BlockSandboxes, …
+	Label   string // "available", "failed"
+	Subject string // the watched user or project it is about; "" fleet-wide
+	Scope   Scope
+
+	// Test, when set, is a condition DynamoDB cannot evaluate: the count
+	// reads the items (projecting Reads) and keeps those passing it, and
+	// the live tail applies the same test. nil: Select=COUNT.
+	Test  func(Item) bool
+	Reads []string
+}
+
+// In reports whether item counts towards the metric: the scope matches it
+// (and the test passes). A nil item (no image) never counts.
+func (m Metric) In(item Item) bool {
+	return item != nil && m.Scope.Matches(item) && (m.Test == nil || m.Test(item))
+}
+
+// OverviewPlan is what the overview counts.
+type OverviewPlan struct {
+	// Users are the watched users (config watch.users, then the users the
+	// console has seen): the inbox and runs tables partition by user.
+	Users []string
+	// EventUsers and RunUsers are further users of one service only (the
+	// two services' user ids are different namespaces): those the console
+	// has seen in that table.
+	EventUsers, RunUsers []string
+	// Projects are the projects in view, whose RUNNING sessions are shown
+	// against their concurrency quota.
+	Projects []string
+	// ExpiringWithin: sessions whose TTL falls within this window from now.
+	ExpiringWithin time.Duration
+	// StaleRun: a run in PROCESSING or UPLOADED not updated for this long.
+	StaleRun time.Duration
+	// RetryMax: a failed event with retry_count at or above it has its
+	// retries exhausted (the Inbox · Retry action refuses it too).
+	RetryMax int
+	// MaxPages caps each count's pages (0: none); a capped count is a
+	// lower bound and says so.
+	MaxPages int
+}
+
+// Defaults for an OverviewPlan's zero fields.
+const (
+	DefaultExpiringWithin = 15 * time.Minute
+	DefaultStaleRun       = 30 * time.Minute
+	DefaultRetryMax       = 3
+	DefaultCountPages     = 50
+)
+
+func (p OverviewPlan) withDefaults() OverviewPlan {
+	if p.ExpiringWithin <= 0 {
+		p.ExpiringWithin = DefaultExpiringWithin
+	}
+	if p.StaleRun <= 0 {
+		p.StaleRun = DefaultStaleRun
+	}
+	if p.RetryMax <= 0 {
+		p.RetryMax = DefaultRetryMax
+	}
+	return p
+}
+
+// sessionStatuses are the stored statuses the sessions block counts, each
+// a partition of status-expiresAt-index. STOPPED is what the release path
+// and the container write (docs/SCHEMAS.md), shown beside the SDK ones.
+var sessionStatuses = []struct{ key, status string }{
+	{MetricSessionsRunning, SessionRunning},
+	{MetricSessionsStopped, "STOPPED"},
+	{MetricSessionsCompleted, SessionCompleted},
+	{MetricSessionsError, SessionError},
+	{MetricSessionsTimedOut, SessionTimedOut},
+}
+
+// Metrics is the plan's numbers at now (the clock fixes the windows: a
+// count of "expiring in 15 minutes" is of the 15 minutes after now).
+func (p OverviewPlan) Metrics(now time.Time) []Metric {
+	p = p.withDefaults()
+	var ms []Metric
+	add := func(key, block, label, subject string, sc Scope) {
+		ms = append(ms, Metric{Key: key, Block: block, Label: label, Subject: subject, Scope: sc})
+	}
+	for _, st := range []struct{ key, status string }{
+		{MetricSandboxesAvailable, SandboxAvailable},
+		{MetricSandboxesAllocated, SandboxAllocated},
+		{MetricSandboxesPending, SandboxPendingDeletion},
+		{MetricSandboxesStale, SandboxStale},
+	} {
+		add(st.key, BlockSandboxes, st.status, "", SandboxesByStatus(st.status))
+	}
+	ms = append(ms, SandboxesPastWindow(now))
+
+	for _, st := range sessionStatuses {
+		add(st.key, BlockSessions, st.status, "", SessionsByStatus(st.status))
+	}
+	add(MetricSessionsExpiring, BlockSessions, "expiring ≤"+shortDuration(p.ExpiringWithin), "", SessionsExpiring(now, p.ExpiringWithin))
+	for _, pr := range p.Projects {
+		add(MetricProjectRunning, BlockSessions, "RUNNING", pr, SessionsRunningInProject(pr))
+	}
+
+	for _, u := range union(p.Users, p.EventUsers) {
+		add(MetricEventsFailed, BlockEvents, "failed", u, EventsByStatus(u, EventFailed+"#"))
+		add(MetricEventsRetrying, BlockEvents, "retrying", u, EventsByStatus(u, EventRetrying+"#"))
+		add(MetricEventsExhausted, BlockEvents, "exhausted", u, EventsExhausted(u, p.RetryMax))
+	}
+	for _, u := range union(p.Users, p.RunUsers) {
+		add(MetricRunsStaleProcessing, BlockRuns, "PROCESSING >"+shortDuration(p.StaleRun), u, RunsStale(u, RunProcessing, now, p.StaleRun))
+		add(MetricRunsStaleUploaded, BlockRuns, "UPLOADED >"+shortDuration(p.StaleRun), u, RunsStale(u, RunUploaded, now, p.StaleRun))
+	}
+	return ms
+}
+
+// union is a then the members of b not in a.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// InboxUsers and RunUsers are the users each block counts.
+func (p OverviewPlan) InboxUsers() []string { return union(p.Users, p.EventUsers) }
+func (p OverviewPlan) RunsUsers() []string  { return union(p.Users, p.RunUsers) }
+
+// shortDuration renders 15m0s as "15m", 2h0m0s as "2h".
+func shortDuration(d time.Duration) string {
+	switch {
+	case d%time.Hour == 0:
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	case d%time.Minute == 0:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
+	}
+	return d.String()
+}
+
+// Event and run statuses the overview counts.
+const (
+	EventFailed   = "failed"
+	EventRetrying = "retrying"
+	RunProcessing = "PROCESSING"
+	RunUploaded   = "UPLOADED"
+)
+
+// SandboxesPastWindow is the allocated sandboxes whose own window
+// (allocated_at + lab_duration_hours) ended before now. DynamoDB cannot
+// add an item's two attributes, so the count reads the allocated partition
+// of StatusIndex projecting just those two and tests each item here.
+func SandboxesPastWindow(now time.Time) Metric {
+	return Metric{
+		Key: MetricSandboxesPastWindow, Block: BlockSandboxes, Label: "past window",
+		Scope: labelled(SandboxesByStatus(SandboxAllocated), "allocated · past their window"),
+		Test:  func(it Item) bool { return SandboxPastWindow(it, now) },
+		Reads: []string{"allocated_at", "lab_duration_hours"},
+	}
+}
+
+// SandboxPastWindow reports whether an allocated sandbox's window ended
+// before now. A sandbox whose window is unknown is not past it (the list
+// says the window is unknown instead of guessing).
+func SandboxPastWindow(it Item, now time.Time) bool {
+	end, ok := DecodeSandbox(it).AllocationDeadline()
+	return ok && end.Before(now)
+}
+
+// Tally is one metric's number.
+type Tally struct {
+	Metric
+	N int64
+	// Limit is the project's concurrency quota for MetricProjectRunning
+	// (HasLimit false when the project or its concurrency is unknown).
+	Limit    int64
+	HasLimit bool
+
+	Consumed  float64   // read capacity of the count
+	CountedAt time.Time // when the count was made (zero: never)
+	// Partial: the count stopped at its page cap; N is a lower bound.
+	Partial bool
+	// Estimated: a change the tail could not place (a stream without old
+	// images, a gap) may have moved the number; a re-count settles it.
+	Estimated bool
+	// Moved counts the live changes applied since the count.
+	Moved int
+	Err   error
+}
+
+// Overview is every tally of a plan, counted at one time.
+type Overview struct {
+	Plan     OverviewPlan
+	At       time.Time // the clock the windows were computed at
+	Tallies  []Tally
+	Consumed float64 // read capacity of the whole re-count
+	Elapsed  time.Duration
+}
+
+// countConcurrency bounds how many counts run at once: a re-count is a few
+// dozen small queries, and the tables are shared with the services.
+const countConcurrency = 4
+
+// CountOverview counts every metric of plan at now. Counts run a few at a
+// time; one failing count sets its tally's Err and the rest go on.
+func (s *Store) CountOverview(ctx context.Context, plan OverviewPlan, now time.Time) Overview {
+	start := time.Now()
+	ms := plan.Metrics(now)
+	o := Overview{Plan: plan, At: now, Tallies: make([]Tally, len(ms))}
+	sem := make(chan struct{}, countConcurrency)
+	var wg sync.WaitGroup
+	for i, m := range ms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			o.Tallies[i] = s.tally(ctx, m, plan.MaxPages, now)
+		}()
+	}
+	wg.Wait()
+	for _, t := range o.Tallies {
+		o.Consumed += t.Consumed
+	}
+	o.Elapsed = time.Since(start)
+	return o
+}
+
+// tally counts one metric (and, for a project's RUNNING count, reads its
+// quota).
+func (s *Store) tally(ctx context.Context, m Metric, maxPages int, now time.Time) Tally {
+	t := Tally{Metric: m, CountedAt: now}
+	c, err := s.CountMetric(ctx, m, maxPages)
+	t.N, t.Consumed, t.Partial, t.Err = c.N, c.Consumed, c.Partial, err
+	if err == nil && m.Key == MetricProjectRunning {
+		sc := ProjectByID(m.Subject)
+		it, found, used, err := s.getItem(ctx, sc.Table, sc.getKey())
+		t.Consumed += used
+		if err != nil {
+			t.Err = err
+		} else if found {
+			if lim, ok := DecodeProject(it).Concurrency.Int64(); ok && lim > 0 {
+				t.Limit, t.HasLimit = lim, true
+			}
+		}
+	}
+	return t
+}
+
+// countPageLimit is the Limit of each page of a tested count: the pages
+// hold two small attributes per item.
+const countPageLimit = 1000
+
+// CountMetric counts one metric: Select=COUNT of its scope, or, with a
+// Test, a Query projecting the metric's Reads and the test applied to each
+// item. maxPages caps the pages as Count does.
+func (s *Store) CountMetric(ctx context.Context, m Metric, maxPages int) (Count, error) {
+	if m.Test == nil {
+		return s.Count(ctx, m.Scope, maxPages)
+	}
+	if m.Scope.Projection().Type != ProjectAll {
+		return Count{}, fmt.Errorf("data: a tested count needs an index projecting ALL, not %s", m.Scope.Index)
+	}
+	var c Count
+	reads := append(MustSchema(m.Scope.Table).KeyNames(), m.Reads...)
+	if ix, ok := m.Scope.index(); ok {
+		reads = append(reads, ix.PK.Name)
+		if ix.SK != nil {
+			reads = append(reads, ix.SK.Name)
+		}
+	}
+	slices.Sort(reads)
+	reads = slices.Compact(reads)
+	var cursor Cursor
+	for pages := 1; ; pages++ {
+		items, next, used, err := s.query(ctx, m.Scope, PageRequest{Limit: countPageLimit, Cursor: cursor}, reads)
+		c.Consumed += used
+		if err != nil {
+			return c, err
+		}
+		for _, it := range items {
+			if m.In(it) {
+				c.N++
+			}
+		}
+		if cursor = next; cursor == nil {
+			return c, nil
+		}
+		if maxPages > 0 && pages >= maxPages {
+			c.Partial = true
+			return c, nil
+		}
+	}
+}
+
+// Apply moves the tallies by one item change from the live tail: each
+// tally of the table gains one when the new image counts and the old did
+// not, and loses one the other way. old is nil on an INSERT; when the
+// stream carries no old image (a NEW_IMAGE stream's MODIFY or REMOVE) the
+// change cannot be placed exactly, and every tally it may touch becomes
+// Estimated — unless the item's key shows it is outside the scope. It
+// reports whether anything changed.
+func (o *Overview) Apply(table TableID, event string, keys, old, new Item) bool {
+	changed := false
+	oldKnown := old != nil || event == "INSERT"
+	for i := range o.Tallies {
+		t := &o.Tallies[i]
+		if t.Scope.Table != table || t.Err != nil {
+			continue
+		}
+		if !oldKnown {
+			if outsideByKey(t.Scope, keys) {
+				continue
+			}
+			d := 0
+			if t.In(new) {
+				d = 1
+			}
+			// The old image is unknown: the number may have moved by
+			// -1, 0 or +1. Keep it, say it is estimated.
+			if !t.Estimated || d != 0 {
+				t.Estimated = true
+				t.Moved++
+				changed = true
+			}
+			continue
+		}
+		d := 0
+		if t.In(new) {
+			d++
+		}
+		if t.In(old) {
+			d--
+		}
+		if d != 0 {
+			t.N += int64(d)
+			if t.N < 0 {
+				// A change the count never saw (it was counted before the
+				// item existed, or after): the number cannot go below zero.
+				t.N, t.Estimated = 0, true
+			}
+			t.Moved++
+			changed = true
+		}
+	}
+	return changed
+}
+
+// MarkEstimated flags every tally of table: changes to it may have been
+// missed (a stream gap, a restart of the tail).
+func (o *Overview) MarkEstimated(table TableID) bool {
+	changed := false
+	for i := range o.Tallies {
+		if t := &o.Tallies[i]; t.Scope.Table == table && !t.Estimated {
+			t.Estimated, changed = true, true
+		}
+	}
+	return changed
+}
+
+// outsideByKey reports whether an item's primary key alone shows it is not
+// in the scope: the scope's partition attribute is a base-table key
+// attribute and the key holds another value.
+func outsideByKey(sc Scope, keys Item) bool {
+	if sc.PKAttr == "" {
+		return false
+	}
+	v, ok := keys[sc.PKAttr]
+	return ok && !EqualValues(v, sc.pkValue())
+}
+
+// Threshold is an alert on a metric: "sandboxes.available < 5" holds for
+// every tally of that key whose number crosses it.
+type Threshold struct {
+	Metric string
+	Op     string // <, <=, >, >=, ==, !=
+	Value  int64
+}
+
+// Holds reports whether n crosses the threshold.
+func (a Threshold) Holds(n int64) bool {
+	switch a.Op {
+	case "<":
+		return n < a.Value
+	case "<=":
+		return n <= a.Value
+	case ">":
+		return n > a.Value
+	case ">=":
+		return n >= a.Value
+	case "==":
+		return n == a.Value
+	case "!=":
+		return n != a.Value
+	}
+	return false
+}
+
+func (a Threshold) String() string {
+	return a.Metric + " " + a.Op + " " + strconv.FormatInt(a.Value, 10)
+}
+
+// Alerting is the first threshold a tally crosses (ok false: none). A
+// tally whose count failed crosses none: its number is unknown, which the
+// overview shows as such. A project at or over its quota is an alert
+// without configuration: new sessions of it are being refused.
+func (t Tally) Alerting(ths []Threshold) (Threshold, bool) {
+	if t.Err != nil || t.CountedAt.IsZero() {
+		return Threshold{}, false
+	}
+	for _, th := range ths {
+		if th.Metric == t.Key && th.Holds(t.N) {
+			return th, true
+		}
+	}
+	if t.Key == MetricProjectRunning && t.HasLimit && t.N >= t.Limit {
+		return Threshold{Metric: t.Key, Op: ">=", Value: t.Limit}, true
+	}
+	return Threshold{}, false
+}
+
+// Unsettled marks as estimated every tally a change would have moved: the
+// change happened while the count ran, so the count may or may not include
+// it. It reports whether any tally was marked.
+func (o *Overview) Unsettled(table TableID, event string, keys, old, new Item) bool {
+	probe := Overview{Tallies: make([]Tally, len(o.Tallies))}
+	copy(probe.Tallies, o.Tallies)
+	for i := range probe.Tallies {
+		probe.Tallies[i].Moved, probe.Tallies[i].Estimated = 0, false
+	}
+	probe.Apply(table, event, keys, old, new)
+	changed := false
+	for i, t := range probe.Tallies {
+		if (t.Moved > 0) && !o.Tallies[i].Estimated {
+			o.Tallies[i].Estimated, changed = true, true
+		}
+	}
+	return changed
+}

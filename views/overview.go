@@ -1,0 +1,474 @@
+package views
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/data"
+	"opsdeck/themes"
+)
+
+// The Overview pane: how bad is it, service by service, on one screen. Its
+// numbers are data.Overview tallies — counted by Query (Select=COUNT), moved
+// by the live tail with the same scopes, re-counted on a timer and on the
+// reload key — and enter on one opens the owning pane on exactly its scope.
+
+// OverviewOptions configure the overview (config `watch:`, `overview:`,
+// `alerts:` and `actions:`).
+type OverviewOptions struct {
+	Users []string // watched users (config watch.users)
+	// EventUsers and RunUsers start the users seen in one service's table
+	// (the demo's tenants).
+	EventUsers, RunUsers []string
+	ExpiringWithin       time.Duration
+	StaleRun             time.Duration
+	RetryMax             int
+	Recount              time.Duration // full re-count period (DefaultRecount when 0)
+	Alerts               []data.Threshold
+	Bell                 bool // ring the terminal bell when an alert starts
+}
+
+// DefaultRecount is how often the overview re-counts everything when the
+// config does not say.
+const DefaultRecount = time.Minute
+
+// Bounds on what the console adds to the watched users and projects on its
+// own (what it has seen): each is a few queries per re-count.
+const (
+	maxSeenUsers    = 6
+	maxSeenProjects = 4
+	// maxUnsettled: changes kept while a count runs; past it, every tally
+	// of a changed table is marked estimated.
+	maxUnsettled = 2000
+	// planSettle is how soon a newly seen user or project is counted.
+	planSettle = 3 * time.Second
+)
+
+// PaneOverview is the incident view: how bad is it, at a glance.
+const PaneOverview PaneID = "overview"
+
+func overviewPane() PaneSpec {
+	return PaneSpec{
+		ID: PaneOverview, Name: "Overview", Short: "Ovw", DefaultKey: "0",
+		New: func(c *Context, s Scopes) Pane { return NewOverview(c, s.Overview) },
+		Commands: []CommandSpec{{
+			Name: "overview", Usage: ":overview",
+			Run: func(p Pane, _ Args) tea.Cmd { return p.Init() },
+		}},
+	}
+}
+
+// Overview is the overview pane.
+type Overview struct {
+	Defaults
+	ctx  *Context
+	opts OverviewOptions
+
+	seenEvents, seenRuns, seenProjects []string
+
+	ov   data.Overview
+	have bool // a count has come back
+
+	counting bool
+	req      int
+	cancel   context.CancelFunc
+	// during holds the changes that arrived while the count ran; overflow
+	// lists the tables of those past maxUnsettled.
+	during   []Change
+	overflow map[data.TableID]bool
+	dirty    bool // the plan grew since the count started
+	tickGen  int
+	err      string
+
+	cursor        int // index into ov.Tallies
+	top           int // first line shown
+	width, height int
+
+	firing map[string]bool // alerts on at the last count or change
+
+	paintCache *[numRoles]themes.Paint
+	paintTheme string
+}
+
+// NewOverview builds the pane; Init counts.
+func NewOverview(ctx *Context, opts OverviewOptions) *Overview {
+	if opts.Recount <= 0 {
+		opts.Recount = DefaultRecount
+	}
+	return &Overview{ctx: ctx, opts: opts, firing: map[string]bool{}}
+}
+
+// overviewCountedMsg is a re-count's answer.
+type overviewCountedMsg struct {
+	req int
+	ov  data.Overview
+}
+
+// overviewTickMsg is the re-count timer; gen drops superseded timers.
+type overviewTickMsg struct{ gen int }
+
+// Both reach the pane whether or not it is shown: the numbers (and the
+// alerts in the status bar) stay current from any pane.
+func (overviewCountedMsg) PaneID() PaneID { return PaneOverview }
+func (overviewTickMsg) PaneID() PaneID    { return PaneOverview }
+
+// ID names the pane.
+func (p *Overview) ID() PaneID { return PaneOverview }
+
+// Plan is what the next count covers: configured users first, then the
+// ones seen; the projects seen.
+func (p *Overview) Plan() data.OverviewPlan {
+	return data.OverviewPlan{
+		Users:          slices.Clone(p.opts.Users),
+		EventUsers:     append(slices.Clone(p.opts.EventUsers), p.seenEvents...),
+		RunUsers:       append(slices.Clone(p.opts.RunUsers), p.seenRuns...),
+		Projects:       slices.Clone(p.seenProjects),
+		ExpiringWithin: p.opts.ExpiringWithin, StaleRun: p.opts.StaleRun, RetryMax: p.opts.RetryMax,
+		MaxPages: data.DefaultCountPages,
+	}
+}
+
+// Init counts, the first time.
+func (p *Overview) Init() tea.Cmd {
+	if p.have || p.counting {
+		return nil
+	}
+	return p.recount()
+}
+
+// backgroundDelay keeps the first count off the first page's way.
+const backgroundDelay = 2 * time.Second
+
+// Background counts soon after start-up when alerts are configured: the
+// status bar shows them from any pane, the overview need not be opened.
+func (p *Overview) Background() tea.Cmd {
+	if len(p.opts.Alerts) == 0 || p.ctx == nil {
+		return nil
+	}
+	return p.armTimer(backgroundDelay)
+}
+
+// recount starts a full count (cancelling one that runs) and re-arms the
+// timer.
+func (p *Overview) recount() tea.Cmd {
+	if p.ctx == nil || p.ctx.Store == nil {
+		p.err = "no connection"
+		return nil
+	}
+	if p.cancel != nil {
+		p.cancel()
+	}
+	p.req++
+	p.counting, p.dirty, p.during, p.overflow = true, false, nil, nil
+	req, st, plan, now := p.req, p.ctx.Store, p.Plan(), p.ctx.now()
+	ctx, cancel := context.WithTimeout(context.Background(), p.ctx.readTimeout())
+	p.cancel = cancel
+	return func() tea.Msg {
+		defer cancel()
+		return overviewCountedMsg{req: req, ov: st.CountOverview(ctx, plan, now)}
+	}
+}
+
+func (p *Overview) armTimer(d time.Duration) tea.Cmd {
+	p.tickGen++
+	return p.ctx.After(d, overviewTickMsg{gen: p.tickGen})
+}
+
+// Update handles the count's answer, the timer and keys.
+func (p *Overview) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case overviewCountedMsg:
+		if msg.req != p.req {
+			return nil
+		}
+		return p.counted(msg.ov)
+	case overviewTickMsg:
+		if msg.gen != p.tickGen || p.counting {
+			return nil
+		}
+		return p.recount()
+	case tea.KeyPressMsg:
+		return p.key(msg)
+	}
+	return nil
+}
+
+func (p *Overview) counted(ov data.Overview) tea.Cmd {
+	p.counting, p.cancel, p.have, p.err = false, nil, true, ""
+	for _, c := range p.during {
+		ov.Unsettled(c.Table, c.Event, c.Keys, c.Old, c.New)
+	}
+	for t := range p.overflow {
+		ov.MarkEstimated(t)
+	}
+	p.during, p.overflow = nil, nil
+	p.ov = ov
+	p.cursor = min(p.cursor, max(len(ov.Tallies)-1, 0))
+	next := p.opts.Recount
+	if p.dirty {
+		next = planSettle
+	}
+	return tea.Batch(p.armTimer(next), p.alerted())
+}
+
+// alerted recomputes the alerts on; with the bell configured it rings when
+// one starts (not for those already on at the first count: the operator is
+// looking at them).
+func (p *Overview) alerted() tea.Cmd {
+	now := map[string]bool{}
+	started := false
+	for _, t := range p.ov.Tallies {
+		if _, on := t.Alerting(p.opts.Alerts); on {
+			id := t.Key + "\x00" + t.Subject
+			now[id] = true
+			started = started || !p.firing[id]
+		}
+	}
+	first := p.firing == nil
+	p.firing = now
+	if started && !first && p.opts.Bell {
+		return tea.Raw("\a")
+	}
+	return nil
+}
+
+// Apply moves the numbers by the live tail's changes, and learns the users
+// and projects they name.
+func (p *Overview) Apply(changes []Change) tea.Cmd {
+	grew := false
+	for _, c := range changes {
+		grew = p.learn(c) || grew
+		if !p.have && !p.counting {
+			continue
+		}
+		if p.counting {
+			if len(p.during) < maxUnsettled {
+				p.during = append(p.during, c)
+			} else {
+				if p.overflow == nil {
+					p.overflow = map[data.TableID]bool{}
+				}
+				p.overflow[c.Table] = true
+			}
+			continue
+		}
+		p.ov.Apply(c.Table, c.Event, c.Keys, c.Old, c.New)
+	}
+	var cmds []tea.Cmd
+	if p.have && !p.counting {
+		cmds = append(cmds, p.alerted())
+	}
+	if grew {
+		if p.counting {
+			p.dirty = true
+		} else if p.have {
+			cmds = append(cmds, p.armTimer(planSettle))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// learn adds the user or project a change names to those seen (bounded).
+func (p *Overview) learn(c Change) bool {
+	img := c.New
+	if img == nil {
+		img = c.Old
+	}
+	if img == nil {
+		img = c.Keys
+	}
+	plan := p.Plan()
+	add := func(seen *[]string, known []string, v string, limit int) bool {
+		if v == "" || slices.Contains(known, v) || len(*seen) >= limit {
+			return false
+		}
+		*seen = append(*seen, v)
+		return true
+	}
+	switch c.Table {
+	case data.TableEvents:
+		return add(&p.seenEvents, plan.InboxUsers(), attrString(img, "user_id"), maxSeenUsers)
+	case data.TableGraphRuns:
+		u, ok := strings.CutPrefix(attrString(img, "PK"), "USER#")
+		return ok && add(&p.seenRuns, plan.RunsUsers(), u, maxSeenUsers)
+	case data.TableSessions:
+		return add(&p.seenProjects, plan.Projects, attrString(img, "projectId"), maxSeenProjects)
+	}
+	return false
+}
+
+// See adds a user or project the operator looked at elsewhere (an Inbox,
+// a project's sessions) to the overview's plan.
+func (p *Overview) See(user, project string) {
+	c := Change{}
+	switch {
+	case user != "":
+		c = Change{Table: data.TableEvents, Keys: data.Item{"user_id": data.S(user)}}
+	case project != "":
+		c = Change{Table: data.TableSessions, Keys: data.Item{"projectId": data.S(project)}}
+	}
+	if p.learn(c) && !p.counting {
+		p.dirty = true
+	}
+}
+
+func attrString(it data.Item, a string) string {
+	if v, ok := it[a].(*types.AttributeValueMemberS); ok {
+		return v.Value
+	}
+	return ""
+}
+
+// OpenScopeMsg asks the root to show the pane that lists scope's table, on
+// exactly that scope.
+type OpenScopeMsg struct {
+	Scope data.Scope
+}
+
+func (p *Overview) key(k tea.KeyPressMsg) tea.Cmd {
+	keys := p.ctx.Keys
+	switch {
+	case key.Matches(k, keys.Reload):
+		return p.recount()
+	case key.Matches(k, keys.Up):
+		p.move(-1, 0)
+	case key.Matches(k, keys.Down):
+		p.move(1, 0)
+	case key.Matches(k, overviewLeft):
+		p.move(0, -1)
+	case key.Matches(k, overviewRight):
+		p.move(0, 1)
+	case key.Matches(k, keys.Enter):
+		if t, ok := p.selected(); ok {
+			sc := t.Scope
+			return func() tea.Msg { return OpenScopeMsg{Scope: sc} }
+		}
+	}
+	return nil
+}
+
+var (
+	overviewLeft  = key.NewBinding(key.WithKeys("h", "left"), key.WithHelp("←/h", "previous number"))
+	overviewRight = key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("→/l", "next number"))
+)
+
+func (p *Overview) selected() (data.Tally, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.ov.Tallies) {
+		return data.Tally{}, false
+	}
+	return p.ov.Tallies[p.cursor], true
+}
+
+// move steps the cursor through the layout's grid: rows up and down (the
+// nearest column), numbers of a row left and right.
+func (p *Overview) move(dRow, dCol int) {
+	rows := p.layout().rows
+	r, c := -1, 0
+	for i, row := range rows {
+		if j := slices.Index(row, p.cursor); j >= 0 {
+			r, c = i, j
+		}
+	}
+	if r < 0 {
+		if len(rows) > 0 && len(rows[0]) > 0 {
+			p.cursor = rows[0][0]
+		}
+		return
+	}
+	r = min(max(r+dRow, 0), len(rows)-1)
+	c = min(max(c+dCol, 0), len(rows[r])-1)
+	p.cursor = rows[r][c]
+}
+
+// Help lists the pane's own keys.
+func (p *Overview) Help() []key.Binding {
+	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open these rows in their pane"))
+	re := p.ctx.Keys.Reload
+	re.SetHelp(re.Help().Key, "re-count now")
+	return []key.Binding{overviewLeft, overviewRight, open, re}
+}
+
+// Title says when the numbers were counted and what that cost.
+func (p *Overview) Title() string {
+	switch {
+	case !p.have && p.counting:
+		return "Overview · counting…"
+	case !p.have:
+		return "Overview"
+	}
+	var b strings.Builder
+	b.WriteString("Overview · counted ")
+	b.WriteString(Relative(p.ov.At, p.ctx.now()))
+	if p.stale() {
+		b.WriteString(" · STALE")
+	}
+	if p.counting {
+		b.WriteString(" · re-counting…")
+	}
+	return b.String()
+}
+
+// stale: the last count is older than two re-count periods (counts keep
+// failing, or the timer was starved), so even live-moved numbers may have
+// drifted from the tables (a window that slid, a missed change).
+func (p *Overview) stale() bool {
+	return p.have && p.ctx.now().Sub(p.ov.At) > 2*p.opts.Recount
+}
+
+// Alerts are the thresholds crossed now, one line each, for the status bar.
+func (p *Overview) Alerts() []string {
+	var out []string
+	for _, t := range p.ov.Tallies {
+		th, on := t.Alerting(p.opts.Alerts)
+		if !on {
+			continue
+		}
+		s := t.Key
+		if t.Subject != "" {
+			s += "[" + t.Subject + "]"
+		}
+		s += " " + countText(t) + " (" + th.Op + " " + itoa(th.Value) + ")"
+		out = append(out, s)
+	}
+	return out
+}
+
+// LiveTables: while shown, the overview's numbers move with these tables'
+// streams at full rate; hidden, the reader's slow rate still brings their
+// changes (and the alerts), a little later.
+func (p *Overview) LiveTables(shown bool) ([]data.TableID, bool) {
+	if !shown {
+		return nil, false
+	}
+	return []data.TableID{data.TableSessions, data.TableEvents, data.TableGraphRuns, data.TableSandboxes}, false
+}
+
+// Status is the re-count's cost for the status bar.
+func (p *Overview) Status() Status {
+	st := Status{Progress: -1, Loading: p.counting, Rows: len(p.ov.Tallies), Visible: len(p.ov.Tallies)}
+	if p.have {
+		st.HasReq, st.Consumed = true, p.ov.Consumed
+	}
+	st.Err = p.err
+	return st
+}
+
+// Cancel stops a running count.
+func (p *Overview) Cancel() bool {
+	if !p.counting || p.cancel == nil {
+		return false
+	}
+	p.cancel()
+	p.cancel, p.counting = nil, false
+	p.req++ // its answer is dropped
+	return true
+}
+
+func (p *Overview) SetSize(w, h int) { p.width, p.height = w, h }
