@@ -81,6 +81,9 @@ type Model struct {
 	// clockArmed: a clockTickMsg is on its way (clock.go).
 	clockArmed bool
 
+	// frames holds frames back during a load-all (frames.go).
+	frames *frameHold
+
 	// autoTheme: follow the terminal's background colour (theme.go).
 	autoTheme bool
 
@@ -152,6 +155,7 @@ func New(o Options) Model {
 	m.setSize(80, 24)
 	m.initActions(o)
 	m.initLive(o)
+	m.frames = &frameHold{}
 	return m
 }
 
@@ -172,6 +176,9 @@ func (m Model) routeAndTick(msg tea.Msg) (tea.Model, tea.Cmd) {
 	nm, ok := next.(Model)
 	if !ok {
 		return next, cmd
+	}
+	if f := nm.holdFrame(msg); f != nil {
+		cmd = tea.Batch(cmd, f)
 	}
 	if tick := nm.armClock(); tick != nil {
 		cmd = tea.Batch(cmd, tick)

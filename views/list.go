@@ -56,6 +56,11 @@ type list struct {
 
 	// poll is the live tail's polling fallback (live_poll.go).
 	poll pollState
+
+	// only: the attributes the list reads (whole.go); wholeReq: the whole
+	// item read in flight for the detail view or the copy.
+	only     []string
+	wholeReq uint64
 }
 
 // rowFunc renders one record as a table row. It runs in Update (never in a
@@ -134,6 +139,10 @@ type pageMsg struct {
 	// timedOut: the read's own deadline ended it (not the operator).
 	timedOut bool
 	timeout  time.Duration
+	// packed: the page's items, packed off the UI goroutine; ahead: the
+	// next page, already being read (load-all, pipeline.go).
+	packed packed
+	ahead  *ahead
 }
 
 // estimateMsg carries the table size for the load-all progress bar.
@@ -161,6 +170,8 @@ func newList(c *Context, pane PaneID, kind string, cols []vtable.Column, rowOf r
 // Store.Page (tests pass their own).
 func (l *list) setScope(s data.Scope, f fetchFunc) {
 	if f == nil {
+		// Tests pass their own fetch, with whole items: no projection.
+		s = l.project(s)
 		f = pageFetch(s)
 	}
 	l.stop()
@@ -232,23 +243,16 @@ func (l *list) request(cursor data.Cursor, fresh bool) tea.Cmd {
 	}
 	l.ld.loading = true
 	l.ld.since = l.ctx.now()
-	var (
-		lctx    = l.ld.lctx
-		req     = l.ld.req
-		pane    = l.pane
-		fetch   = l.fetch
-		st      = l.ctx.Store
-		pr      = data.PageRequest{Limit: l.ctx.PageSize, Cursor: cursor}
-		timeout = l.ctx.readTimeout()
-	)
-	return func() tea.Msg {
-		// Every page has a deadline: a server that accepts the connection
-		// and never answers must not leave the pane loading for ever.
-		ctx, cancel := context.WithTimeout(lctx, timeout)
-		defer cancel()
-		res, err := fetch(ctx, st, pr)
-		timedOut := err != nil && lctx.Err() == nil && ctx.Err() == context.DeadlineExceeded
-		return pageMsg{pane: pane, req: req, fresh: fresh, res: res, err: err, timedOut: timedOut, timeout: timeout}
+	// Every page has a deadline: a server that accepts the connection and
+	// never answers must not leave the pane loading for ever.
+	return l.job().cmd(cursor, fresh)
+}
+
+// job copies what a page read needs from the list.
+func (l *list) job() pageJob {
+	return pageJob{
+		lctx: l.ld.lctx, req: l.ld.req, pane: l.pane, fetch: l.fetch, st: l.ctx.Store,
+		limit: l.ctx.PageSize, timeout: l.ctx.readTimeout(), all: l.ld.all,
 	}
 }
 
@@ -372,7 +376,11 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 		ids = append(ids, row.ID)
 		items = append(items, r.Item())
 	}
-	l.putPage(ids, items)
+	if m.packed.ok {
+		l.putPacked(ids, items, m.packed)
+	} else {
+		l.putPage(ids, items)
+	}
 	if m.fresh {
 		l.table.SetRows(rows)
 	} else {
@@ -391,6 +399,10 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 		}
 	}
 	if l.ld.all && l.ld.next != nil {
+		if m.ahead != nil {
+			l.ld.since = l.ctx.now()
+			return true, l.job().wait(m.ahead)
+		}
 		return true, l.request(l.ld.next, false)
 	}
 	if len(m.res.recs) == 0 && l.ld.next != nil && l.ld.empty < emptyPagesMax {
@@ -461,13 +473,11 @@ func (l *list) update(msg tea.Msg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, km.Enter):
-		l.openDetail(false)
-		return nil
+		return l.openDetail(false)
 	case key.Matches(k, km.Reveal):
 		// Secrets never appear in columns (maskedRows); revealing opens
 		// the selected item with its secrets shown — that item only.
-		l.openDetail(true)
-		return nil
+		return l.openDetail(true)
 	case key.Matches(k, km.Copy):
 		return l.copySelected()
 	case key.Matches(k, km.Reload):
@@ -499,11 +509,20 @@ func (l *list) selectedRecord() (data.Record, string, bool) {
 	return r, id, r != nil
 }
 
-func (l *list) openDetail(reveal bool) {
+func (l *list) openDetail(reveal bool) tea.Cmd {
 	r, id, ok := l.selectedRecord()
 	if !ok {
-		return
+		return nil
 	}
+	if !l.whole(id) {
+		return l.readWhole(id, r.Item(), reveal, false)
+	}
+	l.showDetail(r, id, reveal)
+	return nil
+}
+
+// showDetail opens the detail view of a whole record.
+func (l *list) showDetail(r data.Record, id string, reveal bool) {
 	d := detail.New(r.Item(), detail.Options{
 		Title:    detailTitle(r),
 		Theme:    l.ctx.Theme,
@@ -524,16 +543,14 @@ func (l *list) closeDetail() {
 // copySelected copies the selected item as JSON, secrets masked (revealing
 // happens in the detail view, deliberately, one item at a time).
 func (l *list) copySelected() tea.Cmd {
-	r, _, ok := l.selectedRecord()
+	r, id, ok := l.selectedRecord()
 	if !ok {
 		return nil
 	}
-	text, err := detail.JSONMasked(r.Item(), secret.Default)
-	if err != nil {
-		return func() tea.Msg { return detail.CopiedMsg{Err: err} }
+	if !l.whole(id) {
+		return l.readWhole(id, r.Item(), false, true)
 	}
-	n := len(text)
-	return tea.Batch(detail.CopyCmd(text), func() tea.Msg { return detail.CopiedMsg{Bytes: n, Masked: true} })
+	return copyRecord(r)
 }
 
 func (l *list) setSize(w, h int) {

@@ -92,6 +92,10 @@ func sessionColumns() []vtable.Column {
 	}
 }
 
+// sessionAttrs are what sessionRow reads: a project's sessions are read
+// with only these (whole.go), not their event histories and secrets.
+var sessionAttrs = []string{"sessionId", "status", "internalStatus", "projectId", "createdAt", "expiresAt", "region", "keepAlive", "retryCount"}
+
 func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	s, _ := r.(data.Session)
 	status := s.SDKStatus
@@ -174,6 +178,7 @@ func NewSessions(c *Context, projectID, status string) *Sessions {
 		newList(c, PaneSessions, "API keys", apiKeyColumns(), apiKeyRow),
 		newList(c, PaneSessions, "contexts", contextColumns(), contextRow),
 	}
+	p.lists[subSessions].readOnly(sessionAttrs...)
 	v := c.Keys.NextView.Help().Key // as rebound
 	p.lists[subAPIKeys].hint = "API keys are listed per project: :sessions <projectId>, then " + v
 	p.lists[subContexts].hint = "contexts are listed per project: :sessions <projectId>, then " + v
