@@ -188,11 +188,7 @@ func (l *list) pollDone(m PollMsg) {
 // whose text differs. A record identical on screen changes nothing visible
 // (polling re-reads mostly unchanged rows) but its raw item is kept fresh.
 func (l *list) upsertLive(id string, rec data.Record, now time.Time, th themes.Theme) {
-	row := l.rowOf(rec, now, th)
-	row.ID = id
-	if row.Tag == "" && len(rec.Issues()) > 0 {
-		row.Tag = "?"
-	}
+	row := l.render(rec, now, th, id)
 	l.putItem(id, rec.Item())
 	if l.detailID == id && l.detail != nil {
 		l.detail.SetItem(rec.Item())

@@ -53,12 +53,6 @@ func (l *list) retime() {
 		if rec == nil {
 			continue
 		}
-		row := l.rowOf(rec, now, th)
-		l.texts.share(&row)
-		row.ID = id
-		if row.Tag == "" && len(rec.Issues()) > 0 {
-			row.Tag = "?"
-		}
-		l.table.Refresh(row)
+		l.table.Refresh(l.render(rec, now, th, id))
 	}
 }

@@ -38,6 +38,7 @@ func NewStream(c *Context, table data.TableID, o StreamOptions) *Stream {
 		Buffer:   o.Buffer,
 		Location: o.Location,
 		Mask:     secret.Default,
+		Summary:  Summary,
 	})
 	m.SetTable(table)
 	return &Stream{ctx: c, live: m}

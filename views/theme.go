@@ -43,13 +43,7 @@ func (l *list) restyle(th themes.Theme) {
 		if rec == nil {
 			return true
 		}
-		row := l.rowOf(rec, now, th)
-		l.texts.share(&row)
-		row.ID = rowID(l.scope.Table, it, -1)
-		if row.Tag == "" && len(rec.Issues()) > 0 {
-			row.Tag = "?"
-		}
-		l.table.Refresh(row)
+		l.table.Refresh(l.render(rec, now, th, rowID(l.scope.Table, it, -1)))
 		return true
 	})
 }
