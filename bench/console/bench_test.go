@@ -282,7 +282,7 @@ func BenchmarkLoadAll(b *testing.B) {
 	for _, cb := range consoles {
 		name, ops := cb[0], cb[1]
 		b.Run(name, func(b *testing.B) {
-			var rates, cpus, peaks []float64
+			var rates, cpus, peaks, keys []float64
 			for i := 0; i < b.N; i++ {
 				c := launchProfiled(b, profilePath("loadall-"+name), ops, consoleArgs()...)
 				if _, err := c.until(tabBar, patience, "tab bar"); err != nil {
@@ -297,7 +297,9 @@ func BenchmarkLoadAll(b *testing.B) {
 				}
 				cpu0, t0 := c.cpu(), time.Now()
 				c.send("L")
+				probe := probeKeys(c)
 				at, err := c.until(titleHas(fmt.Sprintf("%d rows", bigSessions), "!loading", "!more"), 15*time.Minute, "all rows")
+				keys = append(keys, probe()...)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -310,6 +312,13 @@ func BenchmarkLoadAll(b *testing.B) {
 			b.ReportMetric(median(rates), "rows/s")
 			b.ReportMetric(median(cpus), "cpu-s")
 			b.ReportMetric(median(peaks), "peakRSS-MB")
+			if len(keys) > 0 {
+				slices.Sort(keys)
+				b.ReportMetric(median(keys), "key-frame-p50-ms")
+				b.ReportMetric(keys[len(keys)*9/10], "key-frame-p90-ms")
+				b.ReportMetric(keys[len(keys)-1], "key-frame-max-ms")
+				b.Logf("%s: %d keys pressed during load-all, key → frame p50 %.1f ms, max %.1f ms", name, len(keys), median(keys), keys[len(keys)-1])
+			}
 		})
 	}
 	for _, limit := range []int32{data.DefaultPageSize, 1000} {
@@ -341,6 +350,48 @@ func BenchmarkLoadAll(b *testing.B) {
 			b.ReportMetric(median(rates), "rows/s")
 			b.ReportMetric(median(cpus), "cpu-s")
 		})
+	}
+}
+
+// probeKeys presses ? every 500 ms while a load-all runs — the help
+// screen opens, the next ? closes it — and times each key to the frame
+// that shows its effect (the moment the terminal read it). The returned
+// func stops the probing and gives the latencies in ms.
+func probeKeys(c *console) func() []float64 {
+	stop := make(chan struct{})
+	done := make(chan []float64)
+	helpShown := func(s *Screen) bool { return s.Contains("(? or esc closes)") }
+	go func() {
+		var lat []float64
+		open := false
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				if open {
+					c.send("?")
+				}
+				done <- lat
+				return
+			case <-tick.C:
+			}
+			want := !open
+			sent := time.Since(c.start)
+			c.send("?")
+			at, err := c.until(func(s *Screen) bool { return helpShown(s) == want }, 5*time.Second, "the help screen toggled")
+			if err != nil {
+				done <- lat
+				<-stop
+				return
+			}
+			open = want
+			lat = append(lat, float64(at-sent)/float64(time.Millisecond))
+		}
+	}()
+	return func() []float64 {
+		close(stop)
+		return <-done
 	}
 }
 
