@@ -226,3 +226,33 @@ func (p *Delegations) Values(table data.TableID, attr string, limit int) []strin
 	})
 	return out
 }
+
+// PaneDelegations lists w3infra's delegations, subscriptions and consumers.
+const PaneDelegations PaneID = "delegations"
+
+func delegationsPane() PaneSpec {
+	values := func(t data.TableID, attr string) func(Pane) []string {
+		return func(p Pane) []string { return p.(*Delegations).Values(t, attr, 50) }
+	}
+	return PaneSpec{
+		ID: PaneDelegations, Name: "Delegations", Short: "Deleg", DefaultKey: "4",
+		New: func(c *Context, s Scopes) Pane { return NewDelegations(c, s.Audience, s.Customer, s.Consumer) },
+		Commands: []CommandSpec{
+			{
+				Name: "delegations", Usage: ":delegations <audience>", Arg: ArgRequired,
+				Complete: values(data.TableDelegations, "audience"),
+				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowDelegations(a.Arg) },
+			},
+			{
+				Name: "subscriptions", Usage: ":subscriptions <customer>", Arg: ArgRequired,
+				Complete: values(data.TableSubscriptions, "customer"),
+				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowSubscriptions(a.Arg) },
+			},
+			{
+				Name: "consumers", Usage: ":consumers <consumer>", Arg: ArgRequired,
+				Complete: values(data.TableConsumers, "consumer"),
+				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowConsumers(a.Arg) },
+			},
+		},
+	}
+}

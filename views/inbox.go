@@ -98,3 +98,29 @@ func (p *Inbox) Title() string {
 
 // User is the user in scope.
 func (p *Inbox) User() string { return p.user }
+
+// PaneInbox lists one user's events of Zapier Triggers.
+const PaneInbox PaneID = "inbox"
+
+// eventStatuses are the documented event states.
+var eventStatuses = []string{"received", "delivered", "failed", "retrying"}
+
+func inboxPane() PaneSpec {
+	return PaneSpec{
+		ID: PaneInbox, Name: "Inbox", Short: "Inbox", DefaultKey: "3",
+		New: func(c *Context, s Scopes) Pane { return NewInbox(c, s.InboxUser, s.InboxType, s.InboxStatus) },
+		Commands: []CommandSpec{{
+			// Both options may be given: the type prefix selects
+			// EventTypeIndex and the status prefix then becomes a filter.
+			Name: "inbox", Usage: ":inbox <userId> [type=<prefix>] [status=<prefix>]", Arg: ArgRequired,
+			Opts: []OptSpec{{Key: "type"}, {Key: "status", Values: eventStatuses}},
+			Complete: func(p Pane) []string {
+				if u := p.(*Inbox).User(); u != "" {
+					return []string{u}
+				}
+				return nil
+			},
+			Run: func(p Pane, a Args) tea.Cmd { return p.(*Inbox).Show(a.Arg, a.Opt("type"), a.Opt("status")) },
+		}},
+	}
+}

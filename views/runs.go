@@ -114,3 +114,24 @@ func (p *Runs) Title() string {
 
 // IDs are the loaded run ids, for command completion.
 func (p *Runs) IDs() []string { return p.ids(50) }
+
+// PaneRuns lists AppLens's graph runs.
+const PaneRuns PaneID = "runs"
+
+func runsPane() PaneSpec {
+	ids := func(p Pane) []string { return p.(*Runs).IDs() }
+	return PaneSpec{
+		ID: PaneRuns, Name: "Runs", Short: "Runs", DefaultKey: "2",
+		New: func(c *Context, s Scopes) Pane { return NewRuns(c, s.UserID, s.RunID) },
+		Commands: []CommandSpec{
+			{
+				Name: "runs", Usage: ":runs <userId>", Arg: ArgRequired,
+				Run: func(p Pane, a Args) tea.Cmd { return p.(*Runs).ShowUser(a.Arg) },
+			},
+			{
+				Name: "run", Usage: ":run <runId>", Arg: ArgRequired, Complete: ids,
+				Run: func(p Pane, a Args) tea.Cmd { return p.(*Runs).ShowRun(a.Arg) },
+			},
+		},
+	}
+}

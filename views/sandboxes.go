@@ -114,3 +114,34 @@ func (p *Sandboxes) Show(by, value string) tea.Cmd {
 func (p *Sandboxes) Title() string {
 	return "Sandboxes · " + p.by + " " + p.value
 }
+
+// PaneSandboxes lists Sandbox Broker's pool.
+const PaneSandboxes PaneID = "sandboxes"
+
+// sandboxStatuses are the documented sandbox states.
+var sandboxStatuses = []string{"available", "allocated", "pending_deletion", "deletion_failed", "stale"}
+
+func sandboxesPane() PaneSpec {
+	return PaneSpec{
+		ID: PaneSandboxes, Name: "Sandboxes", Short: "Sandbx", DefaultKey: "5",
+		New: func(c *Context, s Scopes) Pane {
+			by, val := "status", s.SandboxStatus
+			switch {
+			case s.SandboxKey != "":
+				by, val = "key", s.SandboxKey
+			case s.SandboxTrack != "":
+				by, val = "track", s.SandboxTrack
+			}
+			return NewSandboxes(c, by, val)
+		},
+		Commands: []CommandSpec{{
+			Name: "sandboxes", Usage: ":sandboxes [status=S|track=T|key=K]",
+			Opts:   []OptSpec{{Key: "status", Values: sandboxStatuses}, {Key: "track"}, {Key: "key"}},
+			OneOpt: true,
+			Run: func(p Pane, a Args) tea.Cmd {
+				k, v := a.FirstOpt()
+				return p.(*Sandboxes).Show(k, v)
+			},
+		}},
+	}
+}

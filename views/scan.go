@@ -32,37 +32,15 @@ type ScanResult struct {
 	Estimate int64 // DescribeTable's approximate item count; 0 unknown
 }
 
-// Scanner is what the root needs from a pane to scan: which table `S`
-// scans, where the result goes, and whether a scan result is shown now.
-type Scanner interface {
-	ScanTarget() (data.TableID, bool)
-	ShowScan(r ScanResult)
-	ShownScan() (ScanResult, bool)
-	ScanTitle() (string, bool)
-}
-
-var _ Scanner = (*base)(nil)
-
-// defaultTables is the table each pane's lists read, by list index, for
-// `S` before a list has a scope (Runs before a user is chosen).
-var defaultTables = map[PaneID][]data.TableID{
-	PaneSessions:    {data.TableSessions, data.TableAPIKeys, data.TableContexts},
-	PaneRuns:        {data.TableGraphRuns},
-	PaneInbox:       {data.TableEvents},
-	PaneDelegations: {data.TableDelegations, data.TableSubscriptions, data.TableConsumers},
-	PaneSandboxes:   {data.TableSandboxes},
-}
-
 // ScanTarget is the table the shown list reads: the one `S` offers to scan.
 func (b *base) ScanTarget() (data.TableID, bool) {
 	l := b.active()
 	if l.hasScope && l.scope.Table != "" {
 		return l.scope.Table, true
 	}
-	if ts := defaultTables[b.id]; b.cur < len(ts) {
-		return ts[b.cur], true
-	}
-	return "", false
+	// Before a list has a scope (Runs before a user is chosen), the
+	// table its presenter shows.
+	return l.pr.table, l.pr.table != ""
 }
 
 // ShowScan shows a scan's items in a list of their own and makes it the
@@ -115,7 +93,7 @@ func (b *base) ScanTitle() (string, bool) {
 	}
 	r := b.scanResult
 	what := "scan"
-	if ts := defaultTables[b.id]; len(ts) == 0 || ts[0] != r.Table {
+	if b.lists[0].pr.table != r.Table {
 		what += " of " + string(r.Table)
 	}
 	n := b.scan.table.Len()

@@ -432,3 +432,44 @@ func (p *Sessions) IDs() []string { return p.ids(50) }
 
 // Project is the project in scope, "" when none.
 func (p *Sessions) Project() string { return p.project }
+
+// PaneSessions lists Wallcrawler's sessions, API keys and contexts.
+const PaneSessions PaneID = "sessions"
+
+// sessionStatuses are the documented session states (completion, and the
+// case a typed one is given in).
+var sessionStatuses = []string{data.SessionRunning, "COMPLETED", "ERROR", "TIMED_OUT"}
+
+func sessionsPane() PaneSpec {
+	return PaneSpec{
+		ID: PaneSessions, Name: "Sessions", Short: "Sess", DefaultKey: "1",
+		New: func(c *Context, s Scopes) Pane { return NewSessions(c, s.ProjectID, s.SessionStatus) },
+		Commands: []CommandSpec{
+			{
+				Name: "sessions", Usage: ":sessions [projectId|status=S]", Arg: ArgOptional,
+				Opts: []OptSpec{{Key: "status", Values: sessionStatuses}}, OneOpt: true, ArgOrOpt: "a project id",
+				Complete: func(p Pane) []string {
+					if pr := p.(*Sessions).Project(); pr != "" {
+						return []string{pr}
+					}
+					return nil
+				},
+				Run: func(p Pane, a Args) tea.Cmd {
+					s := p.(*Sessions)
+					switch {
+					case a.Arg != "":
+						return s.ShowProject(a.Arg)
+					case a.Opt("status") != "":
+						return s.ShowStatus(a.Opt("status"))
+					}
+					return s.ShowStatus(data.SessionRunning)
+				},
+			},
+			{
+				Name: "session", Usage: ":session <sessionId>", Arg: ArgRequired,
+				Complete: func(p Pane) []string { return p.(*Sessions).IDs() },
+				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Sessions).ShowSession(a.Arg) },
+			},
+		},
+	}
+}
