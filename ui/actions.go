@@ -256,7 +256,7 @@ func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.
 			return m, nil, true
 		}
 		items = whole.items
-	case isPartial(p):
+	case p.Partial():
 		// A plan's guard is the state of the whole item: read it first.
 		return m.readWholeFor(k, table, items)
 	}

@@ -13,14 +13,6 @@ import (
 // holds partial items; an action's plan, and the guard the operator
 // confirms, are built from whole items, read here by key first.
 
-// partialer is a pane whose shown rows hold only some attributes.
-type partialer interface{ Partial() bool }
-
-func isPartial(p any) bool {
-	pp, ok := p.(partialer)
-	return ok && pp.Partial()
-}
-
 // wholeItemsMsg carries the whole items for the action key k pressed; it
 // is honoured only while it is the read the root waits for.
 type wholeItemsMsg struct {

@@ -74,8 +74,11 @@ type Model struct {
 	// live is the live tail's state (live.go).
 	live liveState
 
-	// clockArmed: a clockTickMsg is on its way (clock.go).
+	// clockArmed: a clockTickMsg is on its way, due at clockAt, the
+	// arming numbered clockGen (clock.go).
 	clockArmed bool
+	clockAt    time.Time
+	clockGen   uint64
 
 	// frames holds frames back during a load-all (frames.go).
 	frames *frameHold
@@ -156,8 +159,8 @@ func (m Model) Init() tea.Cmd {
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) { return m.safeUpdate(msg) }
 
 func (m Model) routeAndTick(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(clockTickMsg); ok {
-		return m.onClockTick()
+	if t, ok := msg.(clockTickMsg); ok {
+		return m.onClockTick(t)
 	}
 	next, cmd := m.update(msg)
 	nm, ok := next.(Model)

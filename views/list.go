@@ -60,6 +60,11 @@ type list struct {
 	// item read in flight for the detail view or the copy.
 	only     []string
 	wholeReq uint64
+
+	// retimedAt, retimedWin: when the window was last rendered against
+	// the clock, and its rows then (retime.go).
+	retimedAt  time.Time
+	retimedWin []string
 }
 
 // fetched is one page of records, whatever their type.
@@ -231,14 +236,15 @@ func (l *list) request(cursor data.Cursor, fresh bool) tea.Cmd {
 	l.ld.since = l.ctx.now()
 	// Every page has a deadline: a server that accepts the connection and
 	// never answers must not leave the pane loading for ever.
-	return l.job().cmd(cursor, fresh)
+	return l.job(fresh).cmd(cursor, fresh)
 }
 
 // job copies what a page read needs from the list.
-func (l *list) job() pageJob {
+func (l *list) job(fresh bool) pageJob {
 	return pageJob{
 		lctx: l.ld.lctx, req: l.ld.req, pane: l.pane, fetch: l.fetch, st: l.ctx.Store,
-		limit: l.ctx.PageSize, timeout: l.ctx.readTimeout(), all: l.ld.all,
+		limit: l.pageLimit(fresh), aheadLimit: l.pageLimit(false),
+		timeout: l.ctx.readTimeout(), all: l.ld.all,
 	}
 }
 
@@ -387,7 +393,7 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 	if l.ld.all && l.ld.next != nil {
 		if m.ahead != nil {
 			l.ld.since = l.ctx.now()
-			return true, l.job().wait(m.ahead)
+			return true, l.job(false).wait(m.ahead)
 		}
 		return true, l.request(l.ld.next, false)
 	}

@@ -58,13 +58,15 @@ type ahead struct{ ch chan pageMsg }
 // pageJob is everything one page read needs, copied from the list so the
 // goroutines never touch it.
 type pageJob struct {
-	lctx    context.Context
-	req     uint64
-	pane    PaneID
-	fetch   fetchFunc
-	st      *data.Store
-	limit   int32
-	timeout time.Duration
+	lctx  context.Context
+	req   uint64
+	pane  PaneID
+	fetch fetchFunc
+	st    *data.Store
+	limit int32
+	// aheadLimit is the Limit of the pages read ahead.
+	aheadLimit int32
+	timeout    time.Duration
 	// all: load-all; the next page is read ahead.
 	all bool
 }
@@ -90,6 +92,7 @@ func (j pageJob) run(cursor data.Cursor, fresh bool) pageMsg {
 // startAhead reads the page at cursor on its own goroutine.
 func (j pageJob) startAhead(cursor data.Cursor) *ahead {
 	a := &ahead{ch: make(chan pageMsg, 1)}
+	j.limit = j.aheadLimit
 	go func() { a.ch <- j.run(cursor, false) }()
 	return a
 }
@@ -117,6 +120,32 @@ func (j pageJob) chain(m pageMsg) pageMsg {
 		m.ahead = j.startAhead(m.res.next)
 	}
 	return m
+}
+
+// Page sizes, when the Context does not fix one (Context.PageSize): the
+// first page of a list is about a screenful, so the rows the operator
+// looks at first come back soonest (half the reading and decoding of a
+// default page); later pages are the default size, and load-all's are
+// bigger — fewer round trips, and with the columns' attributes only
+// (whole.go) a thousand sessions are a fraction of DynamoDB's 1 MB page.
+const (
+	FirstPageRows   = 50
+	loadAllPageSize = 1000
+)
+
+// pageLimit is the Limit of the next page read (0: the data layer's
+// default).
+func (l *list) pageLimit(fresh bool) int32 {
+	switch {
+	case l.ctx.PageSize > 0:
+		return l.ctx.PageSize
+	case fresh:
+		_, h := l.table.Size()
+		return min(max(FirstPageRows, int32(h)), data.DefaultPageSize)
+	case l.ld.all:
+		return loadAllPageSize
+	}
+	return 0
 }
 
 // IsPage reports whether msg is a page answer of a list (the root draws

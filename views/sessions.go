@@ -100,9 +100,10 @@ func sessionColumns() []vtable.Column {
 	}
 }
 
-// sessionAttrs are what sessionRow reads: a project's sessions are read
-// with only these (whole.go), not their event histories and secrets.
-var sessionAttrs = []string{"sessionId", "status", "internalStatus", "projectId", "createdAt", "expiresAt", "region", "keepAlive", "retryCount"}
+// SessionListAttrs are what sessionRow reads: the Sessions list reads
+// only these (whole.go), not the event histories and secrets. (Exported
+// for the start-up benchmark's bare program, which reads the same.)
+var SessionListAttrs = []string{"sessionId", "status", "internalStatus", "projectId", "createdAt", "expiresAt", "region", "keepAlive", "retryCount"}
 
 func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	s, _ := r.(data.Session)
@@ -198,7 +199,7 @@ func NewSessions(c *Context, projectID, status string) *Sessions {
 		newList(c, PaneSessions, apiKeysPresenter),
 		newList(c, PaneSessions, contextsPresenter),
 	}
-	p.lists[subSessions].readOnly(sessionAttrs...)
+	p.lists[subSessions].readOnly(SessionListAttrs...)
 	v := c.Keys.NextView.Help().Key // as rebound
 	p.lists[subAPIKeys].hint = "API keys are listed per project: :sessions <projectId>, then " + v
 	p.lists[subContexts].hint = "contexts are listed per project: :sessions <projectId>, then " + v
