@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: main's flags, config, connection and start-up order,
+// which is a contract read top to bottom (docs/ARCHITECTURE.md).
+
 // Command opsdeck is a terminal operations console for five DynamoDB-backed
 // services: live state, a live tail of every table's changes, and guarded
 // one-key fixes.

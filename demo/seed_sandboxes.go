@@ -8,8 +8,8 @@ import (
 )
 
 // Sandbox statuses. deletion_failed is not in the seed's enum but is what the
-// broker's cleanup job leaves when the ENG CSP delete fails (see the console
-// issue's "retry deletion" action).
+// broker's cleanup job leaves when the ENG CSP delete fails (the console's
+// "retry deletion" action).
 const (
 	sbxAvailable       = "available"
 	sbxAllocated       = "allocated"

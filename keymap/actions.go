@@ -20,6 +20,10 @@ const (
 	ctxList                  // list panes only
 	ctxStream                // the Stream pane only
 	ctxDialog                // a confirmation dialog has focus (sees only Confirm/Deny)
+	// ctxPrompt: the command or filter line has focus, or a dialog's own
+	// editing keys (every other key is typed). Dismiss and Deny both
+	// cancel a dialog, so their sharing esc is no clash.
+	ctxPrompt
 )
 
 // action ties a config name to a field of Map.
@@ -58,6 +62,12 @@ var actions = []action{
 	{"pause", ctxStream, func(m *Map) *key.Binding { return &m.Pause }},
 	{"scan", ctxList, func(m *Map) *key.Binding { return &m.Scan }},
 	{"next_view", ctxList, func(m *Map) *key.Binding { return &m.NextView }},
+	{"submit", ctxPrompt, func(m *Map) *key.Binding { return &m.Submit }},
+	{"dismiss", ctxPrompt, func(m *Map) *key.Binding { return &m.Dismiss }},
+	{"complete_next", ctxPrompt, func(m *Map) *key.Binding { return &m.CompleteNext }},
+	{"complete_prev", ctxPrompt, func(m *Map) *key.Binding { return &m.CompletePrev }},
+	{"line_up", ctxPrompt, func(m *Map) *key.Binding { return &m.LineUp }},
+	{"line_down", ctxPrompt, func(m *Map) *key.Binding { return &m.LineDown }},
 }
 
 var dialogActions = []action{

@@ -31,6 +31,15 @@ type Map struct {
 	// contexts).
 	NextView key.Binding
 
+	// The command line, the filter line and a dialog's own keys: Submit
+	// runs the line (in a dialog: answers a typed phrase; a bare one means
+	// No), Dismiss abandons it, CompleteNext/CompletePrev cycle the
+	// completions, LineUp/LineDown walk the command history (in a dialog:
+	// scroll it).
+	Submit, Dismiss            key.Binding
+	CompleteNext, CompletePrev key.Binding
+	LineUp, LineDown           key.Binding
+
 	// Actions are the keys that start the guarded actions. Which ones
 	// exist comes from the action declarations (see ActionKey); Default
 	// has none, ui.DefaultKeys adds them.
@@ -45,8 +54,7 @@ func bind(desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpLabel(keys), desc))
 }
 
-// Default returns the bindings named in the console and guarded-transition
-// issues, without the pane keys and action keys (WithPanes and WithActions
+// Default returns the console's fixed bindings, without the pane keys and action keys (WithPanes and WithActions
 // add them). No default uses ctrl+b / ctrl+a (tmux and screen prefixes) or
 // ctrl+s / ctrl+q (XON/XOFF flow control); ctrl+c is the only control key and
 // it cancels a running load rather than quitting, so a habitual ctrl+c never
@@ -81,6 +89,13 @@ func Default() Map {
 		Scan:        bind("scan table", "S"),
 		NextView:    bind("sessions / API keys / contexts", "v"),
 
+		Submit:       bind("run / submit", "enter"),
+		Dismiss:      bind("abandon the line", "esc", "ctrl+c"),
+		CompleteNext: bind("next completion", "tab"),
+		CompletePrev: bind("previous completion", "shift+tab"),
+		LineUp:       bind("older command / scroll", "up"),
+		LineDown:     bind("newer command / scroll", "down"),
+
 		Confirm: bind("confirm", "y"),
 		Deny:    bind("cancel", "n", "esc"),
 	}
@@ -110,5 +125,6 @@ func (m Map) FullHelp() [][]key.Binding {
 		actions = append(actions, a.Binding)
 	}
 	actions = append(actions, m.Confirm, m.Deny)
-	return [][]key.Binding{nav, panes, data, actions, {m.NextView}}
+	prompt := []key.Binding{m.Submit, m.Dismiss, m.CompleteNext, m.CompletePrev, m.LineUp, m.LineDown}
+	return [][]key.Binding{nav, panes, data, actions, prompt, {m.NextView}}
 }

@@ -285,19 +285,20 @@ func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.
 	}
 	m.act.seq++
 	d := newConfirmDialog(confirmSpec{
-		req:     m.act.seq,
-		plans:   plans,
-		skipped: skipped,
-		bulk:    bulk,
-		hidden:  hidden,
-		typed:   action.NeedsTypedConfirmation(m.env, m.act.protected),
-		env:     m.env,
-		confirm: m.ctx.Keys.Confirm,
-		deny:    m.ctx.Keys.Deny,
-		theme:   m.ctx.Theme,
-		now:     m.act.now,
-		after:   m.ctx.After,
-		under:   p.View,
+		req:        m.act.seq,
+		plans:      plans,
+		skipped:    skipped,
+		bulk:       bulk,
+		hidden:     hidden,
+		typed:      action.NeedsTypedConfirmation(m.env, m.act.protected),
+		env:        m.env,
+		confirm:    m.ctx.Keys.Confirm,
+		deny:       m.ctx.Keys.Deny,
+		dialogKeys: dialogKeysOf(m.ctx.Keys),
+		theme:      m.ctx.Theme,
+		now:        m.act.now,
+		after:      m.ctx.After,
+		under:      p.View,
 	})
 	m.dialog, m.mode = d, modeDialog
 	m.sizeDialog()

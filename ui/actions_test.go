@@ -174,7 +174,7 @@ func TestLiveChangeRefreshesTheDialog(t *testing.T) {
 	m = selectRow(t, m, "sess_live")
 	m, _ = press(t, m, "x")
 	now := w.set(data.TableSessions, sessKey("sess_live"), data.Item{"internalStatus": sv("ACTIVE"), "updatedAt": sv("2026-11-21T11:30:00Z")})
-	nm, cmd := m.Update(ChangesMsg{Changes: []views.Change{{Table: data.TableSessions, Event: "MODIFY", Keys: sessKey("sess_live"), New: now}}})
+	nm, cmd := m.Update(changesMsg([]views.Change{{Table: data.TableSessions, Event: "MODIFY", Keys: sessKey("sess_live"), New: now}}))
 	m, _ = settle(t, nm.(Model), cmd)
 	out := stripANSI(m.Render())
 	if !strings.Contains(out, "live: sess_live changed") || !strings.Contains(out, "ACTIVE → STOPPED") {
@@ -195,7 +195,7 @@ func TestLiveChangeThatEndsTheActionDisablesYes(t *testing.T) {
 	m = selectRow(t, m, "sess_gone")
 	m, _ = press(t, m, "x")
 	now := w.set(data.TableSessions, sessKey("sess_gone"), data.Item{"status": sv("COMPLETED"), "internalStatus": sv("STOPPED")})
-	nm, _ := m.Update(ChangesMsg{Changes: []views.Change{{Table: data.TableSessions, Event: "MODIFY", Keys: sessKey("sess_gone"), New: now}}})
+	nm, _ := m.Update(changesMsg([]views.Change{{Table: data.TableSessions, Event: "MODIFY", Keys: sessKey("sess_gone"), New: now}}))
 	m = nm.(Model)
 	if out := stripANSI(m.Render()); !strings.Contains(out, "no longer qualifies") {
 		t.Fatalf("dialog does not say so:\n%s", out)

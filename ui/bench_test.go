@@ -33,7 +33,7 @@ func benchModel(b *testing.B, rows int) Model {
 		}
 		changes[i] = views.Change{Table: data.TableSessions, Event: "INSERT", New: it}
 	}
-	nm, _ = m.Update(ChangesMsg{Changes: changes})
+	nm, _ = m.Update(changesMsg(changes))
 	m = nm.(Model)
 	if got := m.Pane(views.PaneSessions).Status().Rows; got != rows {
 		b.Fatalf("loaded %d rows, want %d", got, rows)

@@ -43,7 +43,7 @@ func openDialog(t *testing.T, m Model) *confirmDialog {
 
 func change(t *testing.T, m Model, ch views.Change) Model {
 	t.Helper()
-	nm, cmd := m.Update(ChangesMsg{Changes: []views.Change{ch}})
+	nm, cmd := m.Update(changesMsg([]views.Change{ch}))
 	m, _ = settle(t, nm.(Model), cmd)
 	return m
 }
@@ -341,8 +341,8 @@ func TestStatusNoteMasksTheRowID(t *testing.T) {
 	tok := "tok_Q7xV9kP2mW4rT8bN3cY6"
 	it := w.session("wss://h.example/cdp?token="+tok, "RUNNING", "READY", fixedNow.Add(-time.Hour))
 	m := start(t, w.options(), 120, 40)
-	nm, cmd := m.Update(ChangesMsg{Changes: []views.Change{{Table: data.TableSessions, Event: "REMOVE",
-		Keys: data.KeyOf(data.TableSessions, it), Old: it, TTL: true}}})
+	nm, cmd := m.Update(changesMsg([]views.Change{{Table: data.TableSessions, Event: "REMOVE",
+		Keys: data.KeyOf(data.TableSessions, it), Old: it, TTL: true}}))
 	m, _ = settle(t, nm.(Model), cmd)
 	out := stripANSI(m.Render())
 	if !strings.Contains(out, "expired (TTL)") || strings.Contains(out, tok) {

@@ -86,30 +86,32 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, p.Update(k)
 }
 
-// commandKey edits the command line: enter runs, esc abandons, tab
-// completes, ↑/↓ walk the history.
+// commandKey edits the command line: Submit (enter) runs, Dismiss (esc)
+// abandons, CompleteNext (tab) completes, LineUp/LineDown (↑/↓) walk the
+// history. Every other key is typed.
 func (m Model) commandKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch k.String() {
-	case "esc", "ctrl+c":
+	km := m.ctx.Keys
+	switch {
+	case key.Matches(k, km.Dismiss):
 		m.mode = modeNormal
 		m.input.Blur()
 		return m, nil
-	case "enter":
+	case key.Matches(k, km.Submit):
 		line := m.input.Value()
 		m.mode = modeNormal
 		m.input.Blur()
 		m.remember(line)
 		return m.run(line)
-	case "tab":
+	case key.Matches(k, km.CompleteNext):
 		m.complete(1)
 		return m, nil
-	case "shift+tab":
+	case key.Matches(k, km.CompletePrev):
 		m.complete(-1)
 		return m, nil
-	case "up":
+	case key.Matches(k, km.LineUp):
 		m.browse(-1)
 		return m, nil
-	case "down":
+	case key.Matches(k, km.LineDown):
 		m.browse(1)
 		return m, nil
 	}
@@ -120,13 +122,13 @@ func (m Model) commandKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // filterKey edits the filter line; the pane narrows as the operator types.
 func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	p := m.panes[m.active]
-	switch k.String() {
-	case "esc", "ctrl+c":
+	switch km := m.ctx.Keys; {
+	case key.Matches(k, km.Dismiss):
 		p.SetFilter("")
 		m.mode = modeNormal
 		m.input.Blur()
 		return m, nil
-	case "enter":
+	case key.Matches(k, km.Submit):
 		m.mode = modeNormal
 		m.input.Blur()
 		return m, nil
