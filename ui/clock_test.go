@@ -26,10 +26,10 @@ func TestClockTicksOnlyWithTimesOnScreen(t *testing.T) {
 	}
 	step(tea.WindowSizeMsg{Width: 120, Height: 40})
 	created := s(fixedNow.Add(-time.Minute).Format(time.RFC3339))
-	if !step(ChangesMsg{Changes: []views.Change{{Table: data.TableSessions, Event: "INSERT", New: data.Item{
+	if !step(changesMsg([]views.Change{{Table: data.TableSessions, Event: "INSERT", New: data.Item{
 		"sessionId": s("sess_a"), "status": s("RUNNING"), "projectId": s("proj_a"), "createdAt": created,
 		"expiresAt": n(strconv.FormatInt(fixedNow.Add(time.Hour).Unix(), 10)),
-	}}}}).clockArmed {
+	}}})).clockArmed {
 		t.Fatal("no clock with the Sessions pane (CREATED, EXPIRES) on screen")
 	}
 	tick := func() tea.Msg { return clockTickMsg{gen: m.(Model).clockGen} }
@@ -83,7 +83,7 @@ func TestClockSleepsUntilALabelChanges(t *testing.T) {
 			"expiresAt": n(strconv.FormatInt(now.Add(expires).Unix(), 10)),
 		}}
 	}
-	nm, cmd := m.Update(ChangesMsg{Changes: []views.Change{row("sess_a", 10*time.Minute+30*time.Second, 2*time.Hour+20*time.Second), row("sess_b", 3*time.Minute+10*time.Second, 5*time.Hour+40*time.Second)}})
+	nm, cmd := m.Update(changesMsg([]views.Change{row("sess_a", 10*time.Minute+30*time.Second, 2*time.Hour+20*time.Second), row("sess_b", 3*time.Minute+10*time.Second, 5*time.Hour+40*time.Second)}))
 	m, res := uitest.Settle(t, nm.(Model), cmd)
 	// Rows arrived: the window is rendered against the clock within a
 	// second once; after that the clock waits for labels.
