@@ -28,7 +28,7 @@ type Map struct {
 	Mark, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
 	SortNext, SortReverse, Pause, Scan          key.Binding
 	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
-	// contexts).
+	// contexts, the project's record).
 	NextView key.Binding
 
 	// The command line, the filter line and a dialog's own keys: Submit
@@ -87,7 +87,7 @@ func Default() Map {
 		SortReverse: bind("reverse sort", "<"),
 		Pause:       bind("pause stream", "space"),
 		Scan:        bind("scan table", "S"),
-		NextView:    bind("sessions / API keys / contexts", "v"),
+		NextView:    bind("sessions / keys / contexts / project", "v"),
 
 		Submit:       bind("run / submit", "enter"),
 		Dismiss:      bind("abandon the line", "esc", "ctrl+c"),

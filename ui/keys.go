@@ -197,14 +197,18 @@ func (m *Model) complete(dir int) {
 }
 
 // completionIDs offers ids already on screen as arguments: those the
-// command's pane offers (CommandSpec.Complete).
-func (m Model) completionIDs(v Verb) []string {
+// command's pane offers (CommandSpec.Complete, Complete2 for the second).
+func (m Model) completionIDs(v Verb, arg int) []string {
 	c, ok := specFor(string(v))
-	if !ok || c.Complete == nil {
+	if !ok {
 		return nil
 	}
-	if p := m.Pane(c.pane); p != nil {
-		return c.Complete(p)
+	complete := c.Complete
+	if arg == 2 {
+		complete = c.Complete2
+	}
+	if p := m.Pane(c.pane); p != nil && complete != nil {
+		return complete(p)
 	}
 	return nil
 }

@@ -311,7 +311,7 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 		}
 		return true, l.request(l.ld.next, false)
 	}
-	if len(m.res.recs) == 0 && l.ld.next != nil && l.ld.empty < emptyPagesMax {
+	if len(m.res.recs) == 0 && l.ld.next != nil && (l.ld.empty < emptyPagesMax || l.seek && l.table.Len() == 0) {
 		l.ld.empty++
 		return true, l.request(l.ld.next, false)
 	}

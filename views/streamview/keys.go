@@ -170,14 +170,16 @@ func (m *Model) updateList(k tea.KeyPressMsg) {
 
 // updateFilter edits the prompt; the list narrows as the operator types.
 func (m *Model) updateFilter(k tea.KeyPressMsg) {
-	switch k.String() {
-	case "enter":
+	switch {
+	case key.Matches(k, m.keys.Submit):
 		m.mode = modeList
 		m.settle()
 		return
-	case "esc":
+	case key.Matches(k, m.keys.Dismiss):
 		m.Back()
 		return
+	}
+	switch k.String() {
 	case "backspace":
 		if m.input != "" {
 			_, size := lastRune(m.input)
