@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -55,6 +56,13 @@ func (e *UnprocessedError) Error() string {
 // aligned with keys: items[i] is the item for keys[i], nil when it does not
 // exist. Reads are eventually consistent. consumed is the capacity used.
 func (s *Store) BatchGet(ctx context.Context, table TableID, keys []Item) (items []Item, consumed float64, err error) {
+	return s.batchGet(ctx, table, keys, nil)
+}
+
+// batchGet is BatchGet reading only attrs of each item (nil: whole items);
+// attrs must include the table's key attributes, which match answers to
+// keys.
+func (s *Store) batchGet(ctx context.Context, table TableID, keys []Item, attrs []string) (items []Item, consumed float64, err error) {
 	items = make([]Item, len(keys))
 	if len(keys) == 0 {
 		return items, 0, nil
@@ -75,7 +83,7 @@ func (s *Store) BatchGet(ctx context.Context, table TableID, keys []Item) (items
 	found := make(map[string]Item, len(unique))
 	for start := 0; start < len(unique); start += maxBatchGet {
 		chunk := unique[start:min(start+maxBatchGet, len(unique))]
-		used, err := s.batchGetChunk(ctx, table, chunk, found)
+		used, err := s.batchGetChunk(ctx, table, chunk, attrs, found)
 		consumed += used
 		if err != nil {
 			return nil, consumed, err
@@ -88,15 +96,22 @@ func (s *Store) BatchGet(ctx context.Context, table TableID, keys []Item) (items
 }
 
 // batchGetChunk reads up to 100 keys into found, retrying UnprocessedKeys.
-func (s *Store) batchGetChunk(ctx context.Context, table TableID, keys []Item, found map[string]Item) (consumed float64, err error) {
+func (s *Store) batchGetChunk(ctx context.Context, table TableID, keys []Item, attrs []string, found map[string]Item) (consumed float64, err error) {
 	name := s.tables.Name(table)
 	keyNames := MustSchema(table).KeyNames()
 	policy := s.retry()
 	pending := keys
+	var ask types.KeysAndAttributes
+	if len(attrs) > 0 {
+		var e Expr
+		ask.ProjectionExpression = aws.String(e.Projection(attrs...))
+		ask.ExpressionAttributeNames = e.Names()
+	}
 	idle := 0 // consecutive calls that read nothing
 	for calls := 1; len(pending) > 0; calls++ {
+		ask.Keys = pending
 		out, err := s.conn.DB.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
-			RequestItems:           map[string]types.KeysAndAttributes{name: {Keys: pending}},
+			RequestItems:           map[string]types.KeysAndAttributes{name: ask},
 			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 		})
 		if err != nil {

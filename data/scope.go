@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -47,6 +48,54 @@ type Scope struct {
 	// Label is the scope for a title: "project p-1", "user u-1 · type
 	// order.*". Raw tenant data: sanitise before it reaches the screen.
 	Label string
+
+	// Only, when not "", is the attributes a read returns (set with
+	// Project; the table's key attributes always come too): a list that
+	// shows a few columns reads a few attributes, not whole items. ""
+	// reads whole items. It changes what is read, not which items.
+	Only string
+}
+
+// Project returns the scope reading only the given attributes (and the
+// table's keys) of each item. No attributes reads whole items.
+func (s Scope) Project(attrs ...string) Scope {
+	attrs = slices.Clone(attrs)
+	slices.Sort(attrs)
+	s.Only = strings.Join(slices.Compact(attrs), onlySep)
+	return s
+}
+
+// Whole is the scope reading whole items.
+func (s Scope) Whole() Scope {
+	s.Only = ""
+	return s
+}
+
+// Projected is the attributes a read returns besides the keys; nil for
+// whole items.
+func (s Scope) Projected() []string {
+	if s.Only == "" {
+		return nil
+	}
+	return strings.Split(s.Only, onlySep)
+}
+
+// onlySep separates Scope.Only's names: a byte no attribute name of the
+// schema holds (names may hold ',' or '#').
+const onlySep = "\x00"
+
+// readNames is what a projected read asks for: the projected attributes
+// and the table's key attributes.
+func (s Scope) readNames() []string {
+	names := s.Projected()
+	if schema, ok := Schema(s.Table); ok {
+		for _, k := range schema.KeyNames() {
+			if !slices.Contains(names, k) {
+				names = append(names, k)
+			}
+		}
+	}
+	return names
 }
 
 // SKOp is a scope's sort-key condition.

@@ -162,6 +162,8 @@ func (s *Store) queryInput(sc Scope, req PageRequest, only []string) (*dynamodb.
 		in.Select, in.Limit = types.SelectCount, nil
 	case only != nil:
 		in.ProjectionExpression = aws.String(e.Projection(only...))
+	case sc.Projection().Type == ProjectAll && sc.Only != "":
+		in.ProjectionExpression = aws.String(e.Projection(sc.readNames()...))
 	case sc.Projection().Type != ProjectAll:
 		// The index copy is thrown away after BatchGetItem; don't ship its
 		// non-key attributes (INCLUDE lists) over the wire for nothing.
@@ -196,7 +198,11 @@ func (s *Store) query(ctx context.Context, sc Scope, req PageRequest, only []str
 	for i, it := range out.Items {
 		keys[i] = KeyOf(sc.Table, it)
 	}
-	full, used, err := s.BatchGet(ctx, sc.Table, keys)
+	var attrs []string
+	if sc.Only != "" {
+		attrs = sc.readNames()
+	}
+	full, used, err := s.batchGet(ctx, sc.Table, keys, attrs)
 	consumed += used
 	if err != nil {
 		return nil, nil, consumed, err

@@ -44,6 +44,8 @@ type actionState struct {
 
 	seq  uint64 // last request id issued
 	busy uint64 // the single action in flight, 0 when none
+	// whole: the read of whole items an action key waits for, 0 when none.
+	whole uint64
 }
 
 // actionRunner is everything an action's Cmd uses: immutable after New
@@ -195,6 +197,12 @@ func (a actionState) actionKeyFor(k tea.KeyPressMsg) (keymap.ActionKey, bool) {
 // actionKey handles an action key in normal mode. ok is false when the key
 // is not an action key here (the pane gets it).
 func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
+	return m.actionKeyOn(k, nil)
+}
+
+// actionKeyOn is actionKey; whole, when set, holds the whole items read
+// for a list that shows only some attributes (actions_whole.go).
+func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.Cmd, bool) {
 	ak, ok := m.act.actionKeyFor(k)
 	if !ok {
 		return m, nil, false
@@ -251,6 +259,17 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		items = []data.Item{sel}
+	}
+	switch {
+	case whole != nil:
+		if len(whole.items) == 0 {
+			m.setFlash("cannot "+specs[0].Verb+": "+whole.why(), true)
+			return m, nil, true
+		}
+		items = whole.items
+	case p.Partial():
+		// A plan's guard is the state of the whole item: read it first.
+		return m.readWholeFor(k, table, items)
 	}
 	kinds := make([]action.Kind, len(specs))
 	for i, s := range specs {

@@ -89,6 +89,8 @@ func (m Model) onActionMsg(msg actionMsg) (tea.Model, tea.Cmd) {
 		return m, m.applyToPanes([]views.Change{ch})
 	case auditLoadedMsg:
 		return m.showAudit(msg)
+	case wholeItemsMsg:
+		return m.onWholeItems(msg)
 	}
 	return m, nil
 }

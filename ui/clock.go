@@ -17,21 +17,47 @@ import (
 // clockEvery is how often live times are redrawn.
 const clockEvery = time.Second
 
-type clockTickMsg struct{}
+// clockTickMsg: gen is the arming it answers; a tick that a sooner one
+// replaced is ignored.
+type clockTickMsg struct{ gen uint64 }
 
-// armClock starts the tick when the shown pane has live times and none is
-// on its way.
+// clockSlack is how long after a label's change the tick comes, so the
+// clock it reads has certainly passed the change.
+const clockSlack = 10 * time.Millisecond
+
+// armClock arms the tick for the next moment the screen changes by the
+// clock: the next label change of the shown pane's rows (Pane.NextRetime),
+// or within a second while a load runs. Nothing is armed when nothing
+// will change; a tick already armed early enough is kept.
 func (m *Model) armClock() tea.Cmd {
-	if m.clockArmed || m.quitting || !m.liveTimesShown() && !m.panes[m.active].Status().Loading {
+	if m.quitting {
 		return nil
 	}
-	m.clockArmed = true
-	return m.ctx.After(clockEvery, clockTickMsg{})
+	p := m.panes[m.active]
+	now := m.ctx.Now()
+	var at time.Time
+	if p.Status().Loading {
+		at = now.Add(clockEvery)
+	}
+	if m.liveTimesShown() {
+		if n := p.NextRetime(); !n.IsZero() && (at.IsZero() || n.Add(clockSlack).Before(at)) {
+			at = n.Add(clockSlack)
+		}
+	}
+	if at.IsZero() || m.clockArmed && !m.clockAt.After(at) {
+		return nil
+	}
+	m.clockGen++
+	m.clockArmed, m.clockAt = true, at
+	return m.ctx.After(max(at.Sub(now), 0), clockTickMsg{gen: m.clockGen})
 }
 
-// onClockTick re-renders the shown rows and re-arms while times are shown
-// or a load runs (whose wait is counted on screen).
-func (m Model) onClockTick() (tea.Model, tea.Cmd) {
+// onClockTick re-renders the shown rows the clock changed and arms the
+// next tick.
+func (m Model) onClockTick(t clockTickMsg) (tea.Model, tea.Cmd) {
+	if t.gen != m.clockGen {
+		return m, nil
+	}
 	m.clockArmed = false
 	if m.mode != modeHelp {
 		m.panes[m.active].Retime()

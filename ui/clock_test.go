@@ -7,8 +7,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"opsdeck/data"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/ui/uitest"
 	"opsdeck/views"
 )
 
@@ -22,14 +24,20 @@ func TestClockTicksOnlyWithTimesOnScreen(t *testing.T) {
 		m, _ = m.Update(msg)
 		return m.(Model)
 	}
-	if !step(tea.WindowSizeMsg{Width: 120, Height: 40}).clockArmed {
+	step(tea.WindowSizeMsg{Width: 120, Height: 40})
+	created := s(fixedNow.Add(-time.Minute).Format(time.RFC3339))
+	if !step(changesMsg([]views.Change{{Table: data.TableSessions, Event: "INSERT", New: data.Item{
+		"sessionId": s("sess_a"), "status": s("RUNNING"), "projectId": s("proj_a"), "createdAt": created,
+		"expiresAt": n(strconv.FormatInt(fixedNow.Add(time.Hour).Unix(), 10)),
+	}}})).clockArmed {
 		t.Fatal("no clock with the Sessions pane (CREATED, EXPIRES) on screen")
 	}
-	if !step(clockTickMsg{}).clockArmed {
+	tick := func() tea.Msg { return clockTickMsg{gen: m.(Model).clockGen} }
+	if !step(tick()).clockArmed {
 		t.Fatal("the clock did not re-arm while times are on screen")
 	}
 	step(tea.KeyPressMsg{Code: '6', Text: "6"})
-	if got := step(clockTickMsg{}); got.Active() != views.PaneStream || got.clockArmed {
+	if got := step(tick()); got.Active() != views.PaneStream || got.clockArmed {
 		t.Fatalf("the clock keeps ticking on the Stream pane (active %v)", got.Active())
 	}
 	if !step(tea.KeyPressMsg{Code: '1', Text: "1"}).clockArmed {
@@ -49,9 +57,70 @@ func BenchmarkClockTick(b *testing.B) {
 			}
 			b.ResetTimer()
 			for b.Loop() {
-				nm, _ := m.Update(clockTickMsg{})
+				nm, _ := m.Update(clockTickMsg{gen: m.clockGen})
 				m = nm.(Model)
 			}
 		})
+	}
+}
+
+// TestClockSleepsUntilALabelChanges: with rows whose labels change only at
+// known moments, the clock is armed for the first of them (not every
+// second), its tick re-renders only the rows whose look changed, and the
+// screen between two changes is the same frame.
+func TestClockSleepsUntilALabelChanges(t *testing.T) {
+	now := fixedNow
+	m := New(Options{Theme: themes.Dark(), Keys: keymap.Default(), Now: func() time.Time { return now }, Timer: uitest.Timer})
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = nm.(Model)
+	// sess_a: created 10m30s ago ("10m ago" for 30 s more), expiring in
+	// 2h00m20s ("in 2h" for 20 s more); sess_b: created 3m10s ago (50 s
+	// more), expiring in 5h00m40s (40 s more).
+	row := func(id string, created time.Duration, expires time.Duration) views.Change {
+		return views.Change{Table: data.TableSessions, Event: "INSERT", New: data.Item{
+			"sessionId": s(id), "status": s("RUNNING"), "internalStatus": s("READY"), "projectId": s("proj_a"),
+			"createdAt": s(now.Add(-created).Format(time.RFC3339)),
+			"expiresAt": n(strconv.FormatInt(now.Add(expires).Unix(), 10)),
+		}}
+	}
+	nm, cmd := m.Update(changesMsg([]views.Change{row("sess_a", 10*time.Minute+30*time.Second, 2*time.Hour+20*time.Second), row("sess_b", 3*time.Minute+10*time.Second, 5*time.Hour+40*time.Second)}))
+	m, res := uitest.Settle(t, nm.(Model), cmd)
+	// Rows arrived: the window is rendered against the clock within a
+	// second once; after that the clock waits for labels.
+	m, res = uitest.Fire(t, m, res.Timers)
+	var after []time.Duration
+	for _, tm := range res.Timers {
+		if _, ok := tm.Msg.(clockTickMsg); ok {
+			after = append(after, tm.After)
+		}
+	}
+	if len(after) != 1 {
+		t.Fatalf("clock timers armed: %v, want one", after)
+	}
+	// The soonest change: sess_a's "in 2h" turns "in 1h59m" in 20 s.
+	if want := 20*time.Second + clockSlack; after[0] != want {
+		t.Fatalf("clock armed for %v, want %v (the first label change)", after[0], want)
+	}
+	start := now
+	now = start.Add(views.HighlightFor + time.Second) // the new rows' highlight is gone
+	before := m.Render()
+	now = start.Add(19 * time.Second) // no label has changed yet
+	if got := m.Render(); got != before {
+		t.Fatalf("the screen changed although no label did:\n%s\n---\n%s", before, got)
+	}
+	now = start.Add(20*time.Second + clockSlack)
+	m, res = uitest.Fire(t, m, res.Timers)
+	if m.Render() == before {
+		t.Fatal("the label that changed is not redrawn")
+	}
+	// Next: sess_a's "10m ago" turns "11m ago" 30 s after the start.
+	next := time.Duration(-1)
+	for _, tm := range res.Timers {
+		if _, ok := tm.Msg.(clockTickMsg); ok {
+			next = tm.After
+		}
+	}
+	if next != 10*time.Second {
+		t.Fatalf("next tick after %v, want 10s (the next label change)", next)
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"maps"
@@ -385,8 +386,14 @@ func TestRevealShowsOneItemOnly(t *testing.T) {
 	m := start(t, w.options(), 120, 40)
 	p := m.Pane(views.PaneSessions)
 	var first, second data.Item
+	st := data.NewStore(w.conn, w.tables)
 	for i := 0; i < p.Status().Rows && second == nil; i++ {
-		it, _ := p.Selected()
+		// The list holds only its columns' attributes: read the whole item.
+		sel, _ := p.Selected()
+		it, _, err := st.GetItem(context.Background(), data.TableSessions, data.KeyOf(data.TableSessions, sel))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if attr(it, "signingKey") != "" {
 			if first == nil {
 				first = it

@@ -77,8 +77,14 @@ type Model struct {
 	// jumps is the way back from jumps, newest last (jump.go).
 	jumps []jumpPlace
 
-	// clockArmed: a clockTickMsg is on its way (clock.go).
+	// clockArmed: a clockTickMsg is on its way, due at clockAt, the
+	// arming numbered clockGen (clock.go).
 	clockArmed bool
+	clockAt    time.Time
+	clockGen   uint64
+
+	// frames holds frames back during a load-all (frames.go).
+	frames *frameHold
 
 	// autoTheme: follow the terminal's background colour (theme.go).
 	autoTheme bool
@@ -148,6 +154,7 @@ func New(o Options) Model {
 	m.setSize(80, 24)
 	m.initActions(o)
 	m.initLive(o)
+	m.frames = &frameHold{}
 	return m
 }
 
@@ -165,13 +172,16 @@ func (m Model) Init() tea.Cmd {
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) { return m.safeUpdate(msg) }
 
 func (m Model) routeAndTick(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(clockTickMsg); ok {
-		return m.onClockTick()
+	if t, ok := msg.(clockTickMsg); ok {
+		return m.onClockTick(t)
 	}
 	next, cmd := m.update(msg)
 	nm, ok := next.(Model)
 	if !ok {
 		return next, cmd
+	}
+	if f := nm.holdFrame(msg); f != nil {
+		cmd = tea.Batch(cmd, f)
 	}
 	if tick := nm.armClock(); tick != nil {
 		cmd = tea.Batch(cmd, tick)

@@ -26,7 +26,7 @@ func (m Model) View() tea.View {
 	if m.quitting {
 		return v
 	}
-	v.SetContent(m.Render())
+	v.SetContent(m.frame())
 	return v
 }
 

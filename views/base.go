@@ -59,6 +59,17 @@ func (b *base) Update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		return nil
+	case wholeMsg:
+		for _, l := range b.lists {
+			if ok, cmd := l.onWhole(m); ok {
+				return cmd
+			}
+		}
+		if b.scan != nil {
+			_, cmd := b.scan.onWhole(m)
+			return cmd
+		}
+		return nil
 	case estimateMsg:
 		for _, l := range b.lists {
 			if l.ld.req == m.req && m.req != 0 {

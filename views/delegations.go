@@ -38,7 +38,7 @@ func delegationColumns() []vtable.Column {
 		{Key: "link", Title: "LINK", Width: 16, Flex: 3, Priority: 10},
 		{Key: "issuer", Title: "ISSUER", Width: 12, Flex: 2, Priority: 7},
 		{Key: "audience", Title: "AUDIENCE", Width: 12, Flex: 2, Priority: 3},
-		{Key: "expires", Title: "EXPIRES", Width: 16, Priority: 9},
+		{Key: "expires", Title: "EXPIRES", Width: 16, Priority: 9, Clocked: true},
 		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 6, Relative: Relative},
 		{Key: "cause", Title: "CAUSE", Width: 10, Flex: 1, Priority: 2},
 	}

@@ -150,6 +150,53 @@ func (l *list) putPage(ids []string, items []data.Item) {
 	}
 }
 
+// putPacked is putPage for a page packed off the UI goroutine (packPage
+// over the same items): only the bookkeeping happens here.
+func (l *list) putPacked(ids []string, items []data.Item, pk packed) {
+	kept := make([]string, 0, len(ids))
+	bad := pk.bad
+	for i, id := range ids {
+		if len(bad) > 0 && bad[0] == i {
+			bad = bad[1:]
+			l.keepLoose(id, items[i])
+			continue
+		}
+		kept = append(kept, id)
+	}
+	if len(kept) == 0 {
+		return
+	}
+	for _, id := range kept {
+		l.forgetItem(id)
+		delete(l.items, id)
+	}
+	b := &l.blocks
+	p := len(b.packs)
+	if p > 0 {
+		if first := &b.packs[0]; first.plain && first.z != nil {
+			packer.mu.Lock()
+			first.z = packer.compress(first.z)
+			packer.mu.Unlock()
+		}
+		b.packs[0].plain = false
+	}
+	// A page packed plain (a first page) that is not the list's first
+	// block is compressed now, as putPage would have.
+	z, plain := pk.z, pk.plain && p == 0
+	if pk.plain && p > 0 {
+		packer.mu.Lock()
+		z = packer.compress(z)
+		packer.mu.Unlock()
+	}
+	b.packs = append(b.packs, pack{z: z, plain: plain})
+	for pos, id := range kept {
+		if _, dup := l.items[id]; !dup {
+			b.packs[p].live++
+		}
+		l.items[id] = itemLoc{pack: uint32(p), pos: uint32(pos)}
+	}
+}
+
 // forgetItem releases where the item of id was: its loose copy, or its
 // place in a block, freeing the block when it held the last current item.
 func (l *list) forgetItem(id string) {

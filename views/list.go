@@ -57,6 +57,16 @@ type list struct {
 
 	// poll is the live tail's polling fallback (live_poll.go).
 	poll pollState
+
+	// only: the attributes the list reads (whole.go); wholeReq: the whole
+	// item read in flight for the detail view or the copy.
+	only     []string
+	wholeReq uint64
+
+	// retimedAt, retimedWin: when the window was last rendered against
+	// the clock, and its rows then (retime.go).
+	retimedAt  time.Time
+	retimedWin []string
 }
 
 // newList is a list of pr's table in pane.
@@ -74,6 +84,8 @@ func newList(c *Context, pane PaneID, pr presenter) *list {
 // Store.Page (tests pass their own).
 func (l *list) setScope(s data.Scope, f fetchFunc) {
 	if f == nil {
+		// Tests pass their own fetch, with whole items: no projection.
+		s = l.project(s)
 		f = pageFetch(s)
 	}
 	l.stop()
@@ -113,13 +125,11 @@ func (l *list) update(msg tea.Msg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, km.Enter):
-		l.openDetail(false)
-		return nil
+		return l.openDetail(false)
 	case key.Matches(k, km.Reveal):
 		// Secrets never appear in columns (maskedRows); revealing opens
 		// the selected item with its secrets shown — that item only.
-		l.openDetail(true)
-		return nil
+		return l.openDetail(true)
 	case key.Matches(k, km.Copy):
 		return l.copySelected()
 	case key.Matches(k, km.Reload):

@@ -21,11 +21,20 @@ func (l *list) selectedRecord() (data.Record, string, bool) {
 	return r, id, r != nil
 }
 
-func (l *list) openDetail(reveal bool) {
+func (l *list) openDetail(reveal bool) tea.Cmd {
 	r, id, ok := l.selectedRecord()
 	if !ok {
-		return
+		return nil
 	}
+	if !l.whole(id) {
+		return l.readWhole(id, r.Item(), reveal, false)
+	}
+	l.showDetail(r, id, reveal)
+	return nil
+}
+
+// showDetail opens the detail view of a whole record.
+func (l *list) showDetail(r data.Record, id string, reveal bool) {
 	d := detail.New(r.Item(), detail.Options{
 		Title:    detailTitle(r),
 		Theme:    l.ctx.Theme,
@@ -46,16 +55,14 @@ func (l *list) closeDetail() {
 // copySelected copies the selected item as JSON, secrets masked (revealing
 // happens in the detail view, deliberately, one item at a time).
 func (l *list) copySelected() tea.Cmd {
-	r, _, ok := l.selectedRecord()
+	r, id, ok := l.selectedRecord()
 	if !ok {
 		return nil
 	}
-	text, err := detail.JSONMasked(r.Item(), secret.Default)
-	if err != nil {
-		return func() tea.Msg { return detail.CopiedMsg{Err: err} }
+	if !l.whole(id) {
+		return l.readWhole(id, r.Item(), false, true)
 	}
-	n := len(text)
-	return tea.Batch(detail.CopyCmd(text), func() tea.Msg { return detail.CopiedMsg{Bytes: n, Masked: true} })
+	return copyRecord(r)
 }
 
 func (l *list) selectedItem() (data.Item, bool) {

@@ -89,6 +89,10 @@ type pageMsg struct {
 	// timedOut: the read's own deadline ended it (not the operator).
 	timedOut bool
 	timeout  time.Duration
+	// packed: the page's items, packed off the UI goroutine; ahead: the
+	// next page, already being read (load-all, pipeline.go).
+	packed packed
+	ahead  *ahead
 }
 
 // estimateMsg carries the table size for the load-all progress bar.
@@ -144,23 +148,17 @@ func (l *list) request(cursor data.Cursor, fresh bool) tea.Cmd {
 	}
 	l.ld.loading = true
 	l.ld.since = l.ctx.now()
-	var (
-		lctx    = l.ld.lctx
-		req     = l.ld.req
-		pane    = l.pane
-		fetch   = l.fetch
-		st      = l.ctx.Store
-		pr      = data.PageRequest{Limit: l.ctx.PageSize, Cursor: cursor}
-		timeout = l.ctx.readTimeout()
-	)
-	return func() tea.Msg {
-		// Every page has a deadline: a server that accepts the connection
-		// and never answers must not leave the pane loading for ever.
-		ctx, cancel := context.WithTimeout(lctx, timeout)
-		defer cancel()
-		res, err := fetch(ctx, st, pr)
-		timedOut := err != nil && lctx.Err() == nil && ctx.Err() == context.DeadlineExceeded
-		return pageMsg{pane: pane, req: req, fresh: fresh, res: res, err: err, timedOut: timedOut, timeout: timeout}
+	// Every page has a deadline: a server that accepts the connection and
+	// never answers must not leave the pane loading for ever.
+	return l.job(fresh).cmd(cursor, fresh)
+}
+
+// job copies what a page read needs from the list.
+func (l *list) job(fresh bool) pageJob {
+	return pageJob{
+		lctx: l.ld.lctx, req: l.ld.req, pane: l.pane, fetch: l.fetch, st: l.ctx.Store,
+		limit: l.pageLimit(fresh), aheadLimit: l.pageLimit(false),
+		timeout: l.ctx.readTimeout(), all: l.ld.all,
 	}
 }
 
@@ -284,7 +282,11 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 		ids = append(ids, row.ID)
 		items = append(items, r.Item())
 	}
-	l.putPage(ids, items)
+	if m.packed.ok {
+		l.putPacked(ids, items, m.packed)
+	} else {
+		l.putPage(ids, items)
+	}
 	if m.fresh {
 		l.table.SetRows(rows)
 	} else {
@@ -303,6 +305,10 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 		}
 	}
 	if l.ld.all && l.ld.next != nil {
+		if m.ahead != nil {
+			l.ld.since = l.ctx.now()
+			return true, l.job(false).wait(m.ahead)
+		}
 		return true, l.request(l.ld.next, false)
 	}
 	if len(m.res.recs) == 0 && l.ld.next != nil && (l.ld.empty < emptyPagesMax || l.seek && l.table.Len() == 0) {

@@ -115,6 +115,14 @@ type Pane interface {
 	// one-second clock running only then).
 	Retime() bool
 	LiveTimes() bool
+	// NextRetime is when the shown rows next look different by the clock
+	// alone (a relative time's label, an expiry passing); zero: never. The
+	// root's clock sleeps until then, so an idle console stays idle.
+	NextRetime() time.Time
+	// Partial: Selected or Marked may give items with only the attributes
+	// the columns show (the list reads no more, whole.go); the root reads
+	// whole items by key before it plans an action on them.
+	Partial() bool
 	// SetTheme restyles what is already shown (the root has set
 	// Context.Theme first).
 	SetTheme(th themes.Theme)
@@ -166,6 +174,8 @@ func (Defaults) ShownScan() (ScanResult, bool)          { return ScanResult{}, f
 func (Defaults) ScanTitle() (string, bool)              { return "", false }
 func (Defaults) Retime() bool                           { return false }
 func (Defaults) LiveTimes() bool                        { return false }
+func (Defaults) NextRetime() time.Time                  { return time.Time{} }
+func (Defaults) Partial() bool                          { return false }
 func (Defaults) SetTheme(themes.Theme)                  {}
 func (Defaults) ShowScope(data.Scope) (tea.Cmd, bool)   { return nil, false }
 func (Defaults) Alerts() []string                       { return nil }

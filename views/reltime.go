@@ -45,3 +45,45 @@ func shortDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dy", int(d/(365*24*time.Hour)))
 }
+
+// RelativeNext is the first moment after now at which Relative(t, ·)
+// reads differently — or t itself passes, which styling may follow (an
+// expiry) — so a console with nothing else to do wakes only then. The
+// zero time: never (t is zero).
+func RelativeNext(t, now time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	d := t.Sub(now)
+	if d > 0 {
+		if d < 5*time.Second {
+			return t // it passes; "just now" lasts until t+5s, asked then
+		}
+		// "in k units" turns into the label below it when d goes under
+		// k·unit; the boundaries of every unit are whole multiples of the
+		// units below, so this is also where the unit changes.
+		u := relativeUnit(d)
+		return t.Add(-d.Truncate(u))
+	}
+	a := -d
+	if a < 5*time.Second {
+		return t.Add(5 * time.Second)
+	}
+	u := relativeUnit(a)
+	return t.Add(a.Truncate(u) + u)
+}
+
+// relativeUnit is the step of Relative's label at distance d.
+func relativeUnit(d time.Duration) time.Duration {
+	switch {
+	case d < time.Minute:
+		return time.Second
+	case d < 10*time.Hour:
+		return time.Minute // "3h05m": minutes up to ten hours
+	case d < 48*time.Hour:
+		return time.Hour
+	case d < 365*24*time.Hour:
+		return 24 * time.Hour
+	}
+	return 365 * 24 * time.Hour
+}

@@ -55,3 +55,39 @@ func TestRelativeHonoursOffsets(t *testing.T) {
 		}
 	}
 }
+
+// TestRelativeNextIsTheNextChange: for times at every scale, before and
+// after now, Relative reads the same from now until just before
+// RelativeNext and differently (or the time has passed) from then on, so a
+// clock armed for it neither misses a change nor wakes for nothing.
+func TestRelativeNextIsTheNextChange(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 250e6, time.UTC)
+	offsets := []time.Duration{
+		0, 1, 4 * time.Second, 5 * time.Second, 5*time.Second + 1, 59 * time.Second, 60 * time.Second,
+		61*time.Second + 300*time.Millisecond, 59*time.Minute + 59*time.Second, time.Hour, 2*time.Hour + 20*time.Second,
+		9*time.Hour + 59*time.Minute + 30*time.Second, 10 * time.Hour, 10*time.Hour + 1, 47*time.Hour + 30*time.Minute,
+		48 * time.Hour, 72*time.Hour + 5*time.Minute, 364 * 24 * time.Hour, 366 * 24 * time.Hour, 800 * 24 * time.Hour,
+	}
+	for _, off := range offsets {
+		for _, tm := range []time.Time{now.Add(off), now.Add(-off)} {
+			next := RelativeNext(tm, now)
+			if !next.After(now) && !next.Equal(now) {
+				t.Fatalf("t=now%+v: next %v is before now", tm.Sub(now), next.Sub(now))
+			}
+			label := Relative(tm, now)
+			for _, f := range []float64{0.25, 0.5, 0.9} {
+				x := now.Add(time.Duration(float64(next.Sub(now)) * f))
+				if x.Before(next) && Relative(tm, x) != label {
+					t.Fatalf("t=now%+v: %q turned %q at now+%v, before next (now+%v)", tm.Sub(now), label, Relative(tm, x), x.Sub(now), next.Sub(now))
+				}
+			}
+			after := next.Add(time.Millisecond)
+			if Relative(tm, after) == label && !next.Equal(tm) {
+				t.Fatalf("t=now%+v: %q unchanged at next (now+%v)", tm.Sub(now), label, next.Sub(now))
+			}
+		}
+	}
+	if !RelativeNext(time.Time{}, now).IsZero() {
+		t.Fatal("a zero time changes")
+	}
+}

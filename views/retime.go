@@ -1,6 +1,11 @@
 package views
 
-import "opsdeck/data"
+import (
+	"slices"
+	"time"
+
+	"opsdeck/data"
+)
 
 // Relative times stay live. The text of a live time column is formatted
 // when drawn (vtable Column.Relative), but what a row looks like can also
@@ -31,12 +36,39 @@ func (b *base) Retime() bool {
 	return true
 }
 
+// NextRetime is when a row on screen next changes by the clock: the
+// earliest label change of its live columns, and within a second when
+// rows moved into the window since the last retime (they were rendered
+// at another moment, maybe before an expiry passed).
+func (b *base) NextRetime() time.Time {
+	l := b.active()
+	if l.detail != nil {
+		return time.Time{}
+	}
+	now := l.ctx.now()
+	next := l.table.NextChange(now, RelativeNext)
+	if !slices.Equal(l.table.WindowIDs(), l.retimedWin) {
+		if soon := now.Add(time.Second); next.IsZero() || soon.Before(next) {
+			next = soon
+		}
+	}
+	return next
+}
+
+// retime renders again the rows of the window whose look the clock
+// changed since the last retime — all of them when the window moved.
 func (l *list) retime() {
 	if !l.hasScope && l.table.Len() == 0 {
 		return
 	}
 	now, th := l.ctx.now(), l.ctx.Theme
-	for _, id := range l.table.WindowIDs() {
+	win := l.table.WindowIDs()
+	ids := win
+	if slices.Equal(win, l.retimedWin) && !l.retimedAt.IsZero() {
+		ids = l.table.Changed(l.retimedAt, now, RelativeNext)
+	}
+	l.retimedAt, l.retimedWin = now, win
+	for _, id := range ids {
 		it, ok := l.getItem(id)
 		if !ok {
 			continue

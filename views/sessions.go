@@ -38,6 +38,7 @@ func NewSessions(c *Context, projectID, status string) *Sessions {
 		newList(c, PaneSessions, contextsPresenter),
 		newList(c, PaneSessions, projectsPresenter),
 	}
+	p.lists[subSessions].readOnly(SessionListAttrs...)
 	v := c.Keys.NextView.Help().Key // as rebound
 	p.lists[subAPIKeys].hint = "API keys are listed per project: :sessions <projectId>, then " + v + " — or :apikey <hash>"
 	p.lists[subContexts].hint = "contexts are listed per project: :sessions <projectId>, then " + v + " — or :context <id>"

@@ -34,6 +34,11 @@ func sessionColumns() []vtable.Column {
 	}
 }
 
+// SessionListAttrs are what sessionRow reads: the Sessions list reads
+// only these (whole.go), not the event histories and secrets. (Exported
+// for the start-up benchmark's bare program, which reads the same.)
+var SessionListAttrs = []string{"sessionId", "status", "internalStatus", "projectId", "createdAt", "expiresAt", "region", "keepAlive", "retryCount"}
+
 func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	s, _ := r.(data.Session)
 	status := s.SDKStatus

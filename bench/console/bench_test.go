@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"opsdeck/data"
+	"opsdeck/views"
 )
 
 // The benchmarks of this package run the real opsdeck binary in a
@@ -282,7 +283,7 @@ func BenchmarkLoadAll(b *testing.B) {
 	for _, cb := range consoles {
 		name, ops := cb[0], cb[1]
 		b.Run(name, func(b *testing.B) {
-			var rates, cpus, peaks []float64
+			var rates, cpus, peaks, keys []float64
 			for i := 0; i < b.N; i++ {
 				c := launchProfiled(b, profilePath("loadall-"+name), ops, consoleArgs()...)
 				if _, err := c.until(tabBar, patience, "tab bar"); err != nil {
@@ -297,7 +298,9 @@ func BenchmarkLoadAll(b *testing.B) {
 				}
 				cpu0, t0 := c.cpu(), time.Now()
 				c.send("L")
+				probe := probeKeys(c)
 				at, err := c.until(titleHas(fmt.Sprintf("%d rows", bigSessions), "!loading", "!more"), 15*time.Minute, "all rows")
+				keys = append(keys, probe()...)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -310,10 +313,30 @@ func BenchmarkLoadAll(b *testing.B) {
 			b.ReportMetric(median(rates), "rows/s")
 			b.ReportMetric(median(cpus), "cpu-s")
 			b.ReportMetric(median(peaks), "peakRSS-MB")
+			if len(keys) > 0 {
+				slices.Sort(keys)
+				b.ReportMetric(median(keys), "key-frame-p50-ms")
+				b.ReportMetric(keys[len(keys)*9/10], "key-frame-p90-ms")
+				b.ReportMetric(keys[len(keys)-1], "key-frame-max-ms")
+				b.Logf("%s: %d keys pressed during load-all, key → frame p50 %.1f ms, max %.1f ms", name, len(keys), median(keys), keys[len(keys)-1])
+			}
 		})
 	}
-	for _, limit := range []int32{data.DefaultPageSize, 1000} {
-		b.Run(fmt.Sprintf("data-layer/limit=%d", limit), func(b *testing.B) {
+	// The data layer alone, whole items at the old console's page size and
+	// at 1,000, and as the console now reads them: its columns'
+	// attributes, 1,000 a page.
+	layers := []struct {
+		name  string
+		limit int32
+		scope data.Scope
+	}{
+		{"limit=100", data.DefaultPageSize, data.SessionsByProject(bigProject)},
+		{"limit=1000", 1000, data.SessionsByProject(bigProject)},
+		{"projected/limit=1000", 1000, data.SessionsByProject(bigProject).Project(views.SessionListAttrs...)},
+	}
+	for _, layer := range layers {
+		limit := layer.limit
+		b.Run("data-layer/"+layer.name, func(b *testing.B) {
 			store := data.NewStore(world.conn, world.tables)
 			ctx := context.Background()
 			var rates, cpus []float64
@@ -322,7 +345,7 @@ func BenchmarkLoadAll(b *testing.B) {
 				n := 0
 				req := data.PageRequest{Limit: limit}
 				for {
-					p, err := store.Page(ctx, data.SessionsByProject(bigProject), req)
+					p, err := store.Page(ctx, layer.scope, req)
 					if err != nil {
 						b.Fatal(data.Describe(err))
 					}
@@ -341,6 +364,48 @@ func BenchmarkLoadAll(b *testing.B) {
 			b.ReportMetric(median(rates), "rows/s")
 			b.ReportMetric(median(cpus), "cpu-s")
 		})
+	}
+}
+
+// probeKeys presses ? every 500 ms while a load-all runs — the help
+// screen opens, the next ? closes it — and times each key to the frame
+// that shows its effect (the moment the terminal read it). The returned
+// func stops the probing and gives the latencies in ms.
+func probeKeys(c *console) func() []float64 {
+	stop := make(chan struct{})
+	done := make(chan []float64)
+	helpShown := func(s *Screen) bool { return s.Contains("(? or esc closes)") }
+	go func() {
+		var lat []float64
+		open := false
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				if open {
+					c.send("?")
+				}
+				done <- lat
+				return
+			case <-tick.C:
+			}
+			want := !open
+			sent := time.Since(c.start)
+			c.send("?")
+			at, err := c.until(func(s *Screen) bool { return helpShown(s) == want }, 5*time.Second, "the help screen toggled")
+			if err != nil {
+				done <- lat
+				<-stop
+				return
+			}
+			open = want
+			lat = append(lat, float64(at-sent)/float64(time.Millisecond))
+		}
+	}()
+	return func() []float64 {
+		close(stop)
+		return <-done
 	}
 }
 

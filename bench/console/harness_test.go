@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"opsdeck/views"
 )
 
 // The terminal every run gets: the size the targets are measured in.
@@ -342,7 +345,10 @@ func (c *console) execToMain() (time.Duration, bool) {
 // answer was read, and the ids it printed.
 func runBare(b *testing.B, bin, endpoint, table string) (time.Duration, []string, error) {
 	b.Helper()
-	cmd := exec.Command(bin, "--endpoint-url", endpoint, "--sessions-table", table)
+	cmd := exec.Command(bin, "--endpoint-url", endpoint, "--sessions-table", table,
+		// The console's first page: a screenful of sessions, its columns'
+		// attributes only.
+		"-limit", strconv.Itoa(int(views.FirstPageRows)), "-attrs", strings.Join(views.SessionListAttrs, ","))
 	cmd.Env = cleanEnv(b.TempDir())
 	out, err := cmd.StdoutPipe()
 	if err != nil {

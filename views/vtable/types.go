@@ -39,6 +39,11 @@ type Column struct {
 	// instead of freezing at load time. Only drawn rows are formatted. A
 	// cell without a numeric key (SortLast, "-") shows its Text.
 	Relative func(t, now time.Time) string
+	// Clocked: the row builder wrote this column's text against the clock
+	// (the cell's sort key is the time, as for Relative): the owner must
+	// render the row again when that time's relative label changes
+	// (NextChange counts it).
+	Clocked bool
 	// Hidden leaves the column out of the layout whatever the width, while
 	// its cells stay in the rows (index-aligned, still searchable by the
 	// filter). A list hides a column whose value its scope fixes: under

@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/views"
+)
+
+// During a load-all, pages arrive tens of times a second and each one
+// changes the row count: drawing every one is work nobody reads, and
+// under load it is CPU taken from the load itself. While the shown pane
+// loads all, a page's answer does not draw a frame by itself: frames come
+// at most every frameEvery, and the last page's state is drawn when the
+// load ends. Anything else — a key above all — draws at once.
+
+// frameEvery is the shortest time between frames caused by pages.
+const frameEvery = 100 * time.Millisecond
+
+// frameHold is shared by the Model's copies (View has a value receiver).
+type frameHold struct {
+	last  string
+	at    time.Time
+	held  bool // the message just handled was a page: keep the last frame
+	armed bool // a frameTickMsg is on its way
+}
+
+type frameTickMsg struct{}
+
+// holdFrame decides, after msg was handled, whether the next View may
+// reuse the last frame, and arms the tick that draws what a held frame
+// left out.
+func (m Model) holdFrame(msg tea.Msg) tea.Cmd {
+	f := m.frames
+	if f == nil {
+		return nil
+	}
+	if _, tick := msg.(frameTickMsg); tick {
+		f.armed, f.held = false, false
+		return nil
+	}
+	f.held = views.IsPage(msg) && m.mode == modeNormal && m.panes[m.active].Status().Progress >= 0
+	if !f.held || f.armed {
+		return nil
+	}
+	f.armed = true
+	return m.ctx.After(frameEvery, frameTickMsg{})
+}
+
+// frame is the content of the next View: the last frame while held and
+// recent, else a fresh one.
+func (m Model) frame() string {
+	f := m.frames
+	if f != nil && f.held && f.last != "" && time.Since(f.at) < frameEvery {
+		return f.last
+	}
+	s := m.Render()
+	if f != nil {
+		f.last, f.at = s, time.Now()
+	}
+	return s
+}
