@@ -132,11 +132,11 @@ func TestKeepRefusesControlsAndSecrets(t *testing.T) {
 	}{
 		{"sessions proj_1", true},
 		{"sandboxes track=net-101", true},
-		{"session sess-\x1b[2Jgone", false},  // an escape sequence
-		{"runs u-1\x07", false},              // BEL
-		{"run r\u202e-1", false},             // bidi override
-		{"run r\u200b-1", false},             // zero-width space
-		{"runs \xff\xfe", false},             // invalid UTF-8
+		{"session sess-\x1b[2Jgone", false}, // an escape sequence
+		{"runs u-1\x07", false},             // BEL
+		{"run r\u202e-1", false},            // bidi override
+		{"run r\u200b-1", false},            // zero-width space
+		{"runs \xff\xfe", false},            // invalid UTF-8
 		{"", false},
 		{"   ", false},
 		{"session " + strings.Repeat("a", MaxLineBytes), false},
