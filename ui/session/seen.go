@@ -1,0 +1,175 @@
+package session
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"opsdeck/data"
+	"opsdeck/data/secret"
+)
+
+// Kind is what a seen value is, as the commands take it.
+type Kind uint8
+
+const (
+	KindSession   Kind = iota // :session <sessionId>
+	KindProject               // :sessions <projectId>
+	KindRunUser               // :runs <userId>
+	KindRun                   // :run <runId>
+	KindInboxUser             // :inbox <userId>
+	KindEventType             // :inbox <userId> type=<prefix>
+	KindAudience              // :delegations <audience>
+	KindCustomer              // :subscriptions <customer>
+	KindConsumer              // :consumers <consumer>
+	KindSandbox               // :sandboxes key=<idempotency key>
+	KindTrack                 // :sandboxes track=<track>
+	numKinds
+)
+
+// SeenPerKind bounds what is kept of each kind: the most recently seen.
+const SeenPerKind = 500
+
+// maxItemsPerCall bounds the items one page or scan adds: a scan of 100k
+// items adds its first ones, not a hundred thousand decodes.
+const maxItemsPerCall = 2000
+
+// Seen is the ids the console has read (pages, scans, stream records), by
+// kind, newest last, for completion. A value that carries a credential (a
+// token used as an id) or a control character is never kept: completion
+// would show it in clear. Safe for concurrent use: the store reports from
+// the goroutines that read.
+type Seen struct {
+	mu    sync.Mutex
+	kinds [numKinds]recent
+}
+
+// recent is one kind's values, oldest first, without repeats.
+type recent struct {
+	vals []string
+	at   map[string]bool
+}
+
+// NewSeen returns an empty index.
+func NewSeen() *Seen { return &Seen{} }
+
+// Items notes the ids in items of table t (a data.Store OnItems hook).
+func (s *Seen) Items(t data.TableID, items []data.Item) {
+	if s == nil {
+		return
+	}
+	if len(items) > maxItemsPerCall {
+		items = items[:maxItemsPerCall]
+	}
+	type kv struct {
+		k Kind
+		v string
+	}
+	var found []kv
+	add := func(k Kind, v string) {
+		if usable(v) {
+			found = append(found, kv{k, v})
+		}
+	}
+	for _, it := range items {
+		switch r := data.Decode(t, it).(type) {
+		case data.Session:
+			add(KindSession, r.SessionID)
+			add(KindProject, r.ProjectID)
+		case data.Project:
+			add(KindProject, r.ProjectID)
+		case data.APIKey:
+			add(KindProject, r.ProjectID)
+		case data.BrowserContext:
+			add(KindProject, r.ProjectID)
+		case data.GraphRun:
+			add(KindRunUser, r.UserID())
+			add(KindRun, r.RunID)
+		case data.Event:
+			add(KindInboxUser, r.UserID)
+			add(KindEventType, r.EventType)
+		case data.Delegation:
+			add(KindAudience, r.Audience)
+		case data.Subscription:
+			add(KindCustomer, r.Customer)
+		case data.Consumer:
+			add(KindConsumer, r.Consumer)
+		case data.Sandbox:
+			add(KindSandbox, r.IdempotencyKey)
+			add(KindTrack, r.AllocatedToTrack)
+		}
+	}
+	if len(found) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range found {
+		s.kinds[f.k].add(f.v)
+	}
+}
+
+// Add notes one value of kind k (a command's argument the operator typed
+// and that found rows, say).
+func (s *Seen) Add(k Kind, v string) {
+	if s == nil || k >= numKinds || !usable(v) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.kinds[k].add(v)
+}
+
+// Values are the values of kind k that start with prefix (case ignored),
+// newest first, at most limit (0: all).
+func (s *Seen) Values(k Kind, prefix string, limit int) []string {
+	if s == nil || k >= numKinds {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.kinds[k].vals
+	var out []string
+	p := strings.ToLower(prefix)
+	for i := len(r) - 1; i >= 0; i-- {
+		if strings.HasPrefix(strings.ToLower(r[i]), p) {
+			out = append(out, r[i])
+			if limit > 0 && len(out) == limit {
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (r *recent) add(v string) {
+	if r.at == nil {
+		r.at = map[string]bool{}
+	}
+	if r.at[v] {
+		// Seen again: it moves to the newest end.
+		if i := slices.Index(r.vals, v); i >= 0 {
+			r.vals = append(r.vals[:i], r.vals[i+1:]...)
+		}
+	}
+	r.vals = append(r.vals, v)
+	r.at[v] = true
+	if len(r.vals) > SeenPerKind {
+		drop := len(r.vals) - SeenPerKind
+		for _, old := range r.vals[:drop] {
+			delete(r.at, old)
+		}
+		r.vals = slices.Clone(r.vals[drop:])
+	}
+}
+
+// usable: a value completion may offer — not empty, not absurdly long, no
+// control or invisible character, nothing the secret masker would hide.
+func usable(v string) bool {
+	if v == "" || len(v) > 256 || !utf8.ValidString(v) || strings.ContainsFunc(v, data.IsUnsafeRune) {
+		return false
+	}
+	_, masked := secret.Text(v)
+	return !masked
+}
