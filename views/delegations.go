@@ -240,18 +240,18 @@ func delegationsPane() PaneSpec {
 		Commands: []CommandSpec{
 			{
 				Name: "delegations", Usage: ":delegations <audience>", Arg: ArgRequired,
-				Complete: values(data.TableDelegations, "audience"),
-				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowDelegations(a.Arg) },
+				Complete: values(data.TableDelegations, "audience"), Seen: KindAudience,
+				Run: func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowDelegations(a.Arg) },
 			},
 			{
 				Name: "subscriptions", Usage: ":subscriptions <customer>", Arg: ArgRequired,
-				Complete: values(data.TableSubscriptions, "customer"),
-				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowSubscriptions(a.Arg) },
+				Complete: values(data.TableSubscriptions, "customer"), Seen: KindCustomer,
+				Run: func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowSubscriptions(a.Arg) },
 			},
 			{
 				Name: "consumers", Usage: ":consumers <consumer>", Arg: ArgRequired,
-				Complete: values(data.TableConsumers, "consumer"),
-				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowConsumers(a.Arg) },
+				Complete: values(data.TableConsumers, "consumer"), Seen: KindConsumer,
+				Run: func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowConsumers(a.Arg) },
 			},
 		},
 	}

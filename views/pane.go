@@ -114,6 +114,11 @@ type Pane interface {
 	// SetTheme restyles what is already shown (the root has set
 	// Context.Theme first).
 	SetTheme(th themes.Theme)
+	// Reconnect drops everything read through the previous connection
+	// (rows, counts, records, a scan result) and keeps the scope: the
+	// console switched env, profile or region (the root has set
+	// Context.Store first). The next Init loads again (reconnect.go).
+	Reconnect()
 }
 
 // Defaults gives a pane the capabilities it lacks, as no-ops: a pane
@@ -145,6 +150,7 @@ func (Defaults) ScanTitle() (string, bool)              { return "", false }
 func (Defaults) Retime() bool                           { return false }
 func (Defaults) LiveTimes() bool                        { return false }
 func (Defaults) SetTheme(themes.Theme)                  {}
+func (Defaults) Reconnect()                             {}
 
 // Status is a pane's state for the title line and the status bar.
 type Status struct {

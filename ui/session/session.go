@@ -18,6 +18,7 @@ import (
 	"opsdeck/data"
 	"opsdeck/data/stream"
 	"opsdeck/ui/livefeed"
+	"opsdeck/views"
 )
 
 // Target is where to connect, as the operator names it. Empty Profile or
@@ -56,7 +57,7 @@ type Session struct {
 	// Feed delivers the live tail's records; nil without a live tail.
 	Feed *livefeed.Feed
 	// Seen is every id this session has read, for completion.
-	Seen *Seen
+	Seen *views.Seen
 
 	tail   *stream.Tailer
 	ctx    context.Context
@@ -93,7 +94,7 @@ func New(life context.Context, conn *data.Conn, spec Spec) *Session {
 		Tables:    spec.Tables,
 		Protected: spec.Protected,
 		Color:     spec.Color,
-		Seen:      NewSeen(),
+		Seen:      views.NewSeen(),
 		done:      make(chan struct{}),
 	}
 	if s.Env == "" {

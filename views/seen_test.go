@@ -1,4 +1,4 @@
-package session
+package views
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"opsdeck/data"
 )
 
-func item(kv ...string) data.Item {
+func seenItem(kv ...string) data.Item {
 	it := data.Item{}
 	for i := 0; i+1 < len(kv); i += 2 {
 		it[kv[i]] = &types.AttributeValueMemberS{Value: kv[i+1]}
@@ -21,18 +21,18 @@ func item(kv ...string) data.Item {
 func TestSeenCollectsIdsByKind(t *testing.T) {
 	s := NewSeen()
 	s.Items(data.TableSessions, []data.Item{
-		item("sessionId", "sess-1", "projectId", "proj-a", "status", "RUNNING"),
-		item("sessionId", "sess-2", "projectId", "proj-b", "status", "RUNNING"),
+		seenItem("sessionId", "sess-1", "projectId", "proj-a", "status", "RUNNING"),
+		seenItem("sessionId", "sess-2", "projectId", "proj-b", "status", "RUNNING"),
 	})
-	s.Items(data.TableGraphRuns, []data.Item{item("PK", "USER#u-7", "SK", "RUN#r-1", "runId", "r-1")})
-	s.Items(data.TableEvents, []data.Item{item("user_id", "u-inbox", "timestamp#event_id", "1#e", "event_id", "e", "event_type", "order.created")})
-	s.Items(data.TableSandboxes, []data.Item{item("PK", "SANDBOX#sb-1", "SK", "META", "sandbox_id", "sb-1", "allocated_to_track", "net-101", "idempotency_key", "idem-9")})
-	s.Items(data.TableDelegations, []data.Item{item("link", "bafy1", "audience", "did:key:aud")})
-	s.Items(data.TableSubscriptions, []data.Item{item("subscription", "sub", "provider", "did:web:p", "customer", "did:mailto:c")})
-	s.Items(data.TableConsumers, []data.Item{item("subscription", "sub", "provider", "did:web:p", "consumer", "did:key:cons")})
+	s.Items(data.TableGraphRuns, []data.Item{seenItem("PK", "USER#u-7", "SK", "RUN#r-1", "runId", "r-1")})
+	s.Items(data.TableEvents, []data.Item{seenItem("user_id", "u-inbox", "timestamp#event_id", "1#e", "event_id", "e", "event_type", "order.created")})
+	s.Items(data.TableSandboxes, []data.Item{seenItem("PK", "SANDBOX#sb-1", "SK", "META", "sandbox_id", "sb-1", "allocated_to_track", "net-101", "idempotency_key", "idem-9")})
+	s.Items(data.TableDelegations, []data.Item{seenItem("link", "bafy1", "audience", "did:key:aud")})
+	s.Items(data.TableSubscriptions, []data.Item{seenItem("subscription", "sub", "provider", "did:web:p", "customer", "did:mailto:c")})
+	s.Items(data.TableConsumers, []data.Item{seenItem("subscription", "sub", "provider", "did:web:p", "consumer", "did:key:cons")})
 
 	for _, tc := range []struct {
-		k    Kind
+		k    IDKind
 		want string
 	}{
 		{KindSession, "sess-2,sess-1"}, // newest first
@@ -55,7 +55,7 @@ func TestSeenCollectsIdsByKind(t *testing.T) {
 		t.Errorf("prefix, case ignored: %q", got)
 	}
 	// Seen again: newest again.
-	s.Items(data.TableSessions, []data.Item{item("sessionId", "sess-1", "projectId", "proj-a")})
+	s.Items(data.TableSessions, []data.Item{seenItem("sessionId", "sess-1", "projectId", "proj-a")})
 	if got := strings.Join(s.Values(KindSession, "", 0), ","); got != "sess-1,sess-2" {
 		t.Errorf("after re-seeing sess-1: %s", got)
 	}
@@ -65,10 +65,10 @@ func TestSeenNeverKeepsSecretsOrControls(t *testing.T) {
 	s := NewSeen()
 	jwt := "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
 	s.Items(data.TableSessions, []data.Item{
-		item("sessionId", jwt, "projectId", "https://u:hunter2@example.com/p"),
-		item("sessionId", "sess-\x1b[2J", "projectId", "proj\u202e"),
-		item("sessionId", "sess-ok", "projectId", "Bearer abcdefghijklmnopqrstuvwxyz0123"),
-		item("sessionId", "bad\xff"),
+		seenItem("sessionId", jwt, "projectId", "https://u:hunter2@example.com/p"),
+		seenItem("sessionId", "sess-\x1b[2J", "projectId", "proj\u202e"),
+		seenItem("sessionId", "sess-ok", "projectId", "Bearer abcdefghijklmnopqrstuvwxyz0123"),
+		seenItem("sessionId", "bad\xff"),
 	})
 	if got := s.Values(KindSession, "", 0); strings.Join(got, ",") != "sess-ok" {
 		t.Fatalf("sessions kept: %q", got)

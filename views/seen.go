@@ -1,4 +1,4 @@
-package session
+package views
 
 import (
 	"slices"
@@ -10,21 +10,24 @@ import (
 	"opsdeck/data/secret"
 )
 
-// Kind is what a seen value is, as the commands take it.
-type Kind uint8
+// IDKind is what a seen value is, as the commands take it. A command's
+// argument or option declares its kind (CommandSpec.Seen, OptSpec.Seen)
+// and completion offers the values of that kind seen so far.
+type IDKind uint8
 
 const (
-	KindSession   Kind = iota // :session <sessionId>
-	KindProject               // :sessions <projectId>
-	KindRunUser               // :runs <userId>
-	KindRun                   // :run <runId>
-	KindInboxUser             // :inbox <userId>
-	KindEventType             // :inbox <userId> type=<prefix>
-	KindAudience              // :delegations <audience>
-	KindCustomer              // :subscriptions <customer>
-	KindConsumer              // :consumers <consumer>
-	KindSandbox               // :sandboxes key=<idempotency key>
-	KindTrack                 // :sandboxes track=<track>
+	SeenNone      IDKind = iota // not completed from what was seen
+	KindSession                 // :session <sessionId>
+	KindProject                 // :sessions <projectId>
+	KindRunUser                 // :runs <userId>
+	KindRun                     // :run <runId>
+	KindInboxUser               // :inbox <userId>
+	KindEventType               // :inbox <userId> type=<prefix>
+	KindAudience                // :delegations <audience>
+	KindCustomer                // :subscriptions <customer>
+	KindConsumer                // :consumers <consumer>
+	KindSandbox                 // :sandboxes key=<idempotency key>
+	KindTrack                   // :sandboxes track=<track>
 	numKinds
 )
 
@@ -63,12 +66,12 @@ func (s *Seen) Items(t data.TableID, items []data.Item) {
 		items = items[:maxItemsPerCall]
 	}
 	type kv struct {
-		k Kind
+		k IDKind
 		v string
 	}
 	var found []kv
-	add := func(k Kind, v string) {
-		if usable(v) {
+	add := func(k IDKind, v string) {
+		if Completable(v) {
 			found = append(found, kv{k, v})
 		}
 	}
@@ -112,8 +115,8 @@ func (s *Seen) Items(t data.TableID, items []data.Item) {
 
 // Add notes one value of kind k (a command's argument the operator typed
 // and that found rows, say).
-func (s *Seen) Add(k Kind, v string) {
-	if s == nil || k >= numKinds || !usable(v) {
+func (s *Seen) Add(k IDKind, v string) {
+	if s == nil || k == SeenNone || k >= numKinds || !Completable(v) {
 		return
 	}
 	s.mu.Lock()
@@ -123,8 +126,8 @@ func (s *Seen) Add(k Kind, v string) {
 
 // Values are the values of kind k that start with prefix (case ignored),
 // newest first, at most limit (0: all).
-func (s *Seen) Values(k Kind, prefix string, limit int) []string {
-	if s == nil || k >= numKinds {
+func (s *Seen) Values(k IDKind, prefix string, limit int) []string {
+	if s == nil || k == SeenNone || k >= numKinds {
 		return nil
 	}
 	s.mu.Lock()
@@ -164,9 +167,9 @@ func (r *recent) add(v string) {
 	}
 }
 
-// usable: a value completion may offer — not empty, not absurdly long, no
+// Completable: a value completion may offer — not empty, not absurdly long, no
 // control or invisible character, nothing the secret masker would hide.
-func usable(v string) bool {
+func Completable(v string) bool {
 	if v == "" || len(v) > 256 || !utf8.ValidString(v) || strings.ContainsFunc(v, data.IsUnsafeRune) {
 		return false
 	}
