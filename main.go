@@ -24,12 +24,11 @@ import (
 	"opsdeck/config"
 	"opsdeck/data"
 	"opsdeck/data/action"
-	"opsdeck/data/stream"
 	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
 	"opsdeck/themes"
 	"opsdeck/ui"
-	"opsdeck/ui/livefeed"
+	"opsdeck/ui/session"
 	"opsdeck/views"
 )
 
@@ -110,8 +109,8 @@ func start(f flags) error {
 		return err
 	}
 	env := firstNonEmpty(f.env, cfg.Env, "dev")
-	tables, err := data.ResolveTables(env, cfg.Tables)
-	if err != nil {
+	// A bad table override stops the start before anything is started.
+	if _, err := data.ResolveTables(env, cfg.Tables); err != nil {
 		return fmt.Errorf("%s: %w", cfg.Where(firstTableLine(cfg)), err)
 	}
 	keys := ui.DefaultKeys()
@@ -126,8 +125,6 @@ func start(f flags) error {
 	// With "auto" the console asks the terminal for its background and
 	// switches; the COLORFGBG guess above is used until it answers.
 	autoTheme := themeName == "" || themeName == "auto"
-	cfgReadOnly, protected := cfg.ForEnv(env)
-	readOnly := f.readOnly || cfgReadOnly
 
 	var logw io.Writer = io.Discard
 	if f.debugLog != "" {
@@ -152,14 +149,13 @@ func start(f flags) error {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer cancel()
 
-	opts := data.ConnOptions{
-		Profile:  firstNonEmpty(f.profile, cfg.Profile),
-		Region:   firstNonEmpty(f.region, cfg.Region),
-		Endpoint: firstNonEmpty(f.endpoint, cfg.EndpointURL),
-		DebugLog: logw,
-		ReadOnly: readOnly,
-		OnCall:   boot.call,
-	}
+	// The places the console can be: the start env now, any other on
+	// :env, :profile or :region (where.go).
+	pl := &places{cfg: cfg, f: f, startEnv: env, life: ctx, logw: logw, onCall: boot.call}
+	// However the session ends, every reader stops before the demo server
+	// does, so their last calls do not fail noisily; the exit never hangs
+	// on one.
+	defer pl.closeAll(2 * time.Second)
 	var scopes ui.Scopes
 	if f.demo {
 		fmt.Fprintln(os.Stderr, "opsdeck: starting DynamoDB Local (the first run installs it)…")
@@ -168,10 +164,8 @@ func start(f flags) error {
 			return err
 		}
 		defer srv.Stop()
-		opts.Endpoint = srv.Endpoint()
-		opts.StreamsEndpoint = srv.Endpoint()
-		opts.Region = firstNonEmpty(opts.Region, "us-east-1")
-		if opts.Profile == "" {
+		pl.demoEndpoint = srv.Endpoint()
+		if f.profile == "" {
 			// The demo's server accepts any credentials; a developer's
 			// AWS_PROFILE must not be needed (or used) for it.
 			os.Unsetenv("AWS_PROFILE")
@@ -180,63 +174,63 @@ func start(f flags) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(os.Stderr, "opsdeck: creating and seeding the demo tables…")
-		report, err := demo.Prepare(ctx, demoConn, tables, demo.SeedOptions{})
-		if err != nil {
-			return err
+		// Every env of the config that has no endpoint of its own lives on
+		// the demo's server too, under its own table names, with its own
+		// traffic: `:env` has somewhere to go.
+		for _, e := range append([]string{env}, pl.demoEnvs()...) {
+			fmt.Fprintf(os.Stderr, "opsdeck: creating and seeding the demo tables of env %s…\n", e)
+			et, err := data.ResolveTables(e, cfg.Tables)
+			if err != nil {
+				return fmt.Errorf("%s: %w", cfg.Where(firstTableLine(cfg)), err)
+			}
+			report, err := demo.Prepare(ctx, demoConn, et, demo.SeedOptions{})
+			if err != nil {
+				return err
+			}
+			if e == env {
+				scopes = scopesFrom(report)
+			}
+			sim := demo.NewSimulator(demoConn, et, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim "+e)})
+			go sim.Run(ctx)
 		}
-		scopes = scopesFrom(report)
-		sim := demo.NewSimulator(demoConn, tables, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim")})
-		go sim.Run(ctx)
 	}
 
 	connecting := time.Now()
-	conn, err := data.Connect(ctx, opts)
+	sess, err := pl.Open(ctx, session.Target{Env: env})
 	if err != nil {
 		return err
 	}
+	conn := sess.Conn
 	boot.phase("connect (AWS config, clients)", connecting)
 
-	// The live tail: the reader runs behind the UI and hands records to the
-	// feed, which batches them into the program. It stops before the demo
-	// server does, so its last calls do not fail noisily.
-	tailCtx, stopTail := context.WithCancel(ctx)
-	defer stopTail()
-	feed := livefeed.New(tailCtx, livefeed.Options{})
-	defer feed.Close()
-	tailDone := make(chan struct{})
-	tail := stream.New(conn, tables, stream.Options{
-		PollInterval: cfg.Stream.PollInterval,
-		Logf:         logger(logw, "stream"),
-	})
+	// The live tail: the session's reader hands records to its feed, which
+	// batches them into the program. Stream discovery (DescribeTable of
+	// every table, DescribeStream, an iterator per shard) is a burst of
+	// calls the first rows do not need: started beside the first page it
+	// slowed that page several times over, on the server and on our two
+	// cores. It waits until the first page has been answered and drawn (or
+	// failed, or there was none to load), or tailStartLatest at most. A
+	// change written between the first page's read and the stream's first
+	// iterator reaches the pane with the item's next change or a reload.
+	tailGo := make(chan struct{})
 	go func() {
-		defer close(tailDone)
-		// Stream discovery (DescribeTable of every table, DescribeStream, an
-		// iterator per shard) is a burst of calls the first rows do not
-		// need: started beside the first page it slowed that page several
-		// times over, on the server and on our two cores. It waits until
-		// the first page has been answered and drawn (or failed, or there
-		// was none to load), or tailStartLatest at most. A change written
-		// between the first page's read and the stream's first iterator
-		// reaches the pane with the item's next change or a reload.
 		select {
 		case <-boot.settled:
 		case <-time.After(tailStartLatest):
-		case <-tailCtx.Done():
+		case <-ctx.Done():
 			return
 		}
 		boot.event("stream reader started")
-		tail.Run(tailCtx, feed)
+		close(tailGo)
 	}()
+	sess.StartTail(tailGo)
 
+	hist, histLines, histErr := openHistory()
 	m := ui.New(ui.Options{
-		Store:     data.NewStore(conn, tables),
-		Conn:      conn,
-		Tables:    tables,
-		Env:       env,
-		Profile:   conn.Profile,
-		ReadOnly:  readOnly,
-		Protected: protectedEnvs(cfg, env, protected),
+		Session:   sess,
+		Connector: pl,
+		ReadOnly:  f.readOnly,
+		Protected: cfg.Protected,
 		Actions: action.Options{
 			RetryMax: cfg.Actions.RetryMax,
 			StaleRun: time.Duration(cfg.Actions.StaleRunMinutes) * time.Minute,
@@ -248,11 +242,13 @@ func start(f flags) error {
 		Keys:      keys,
 		Scopes:    scopes,
 
-		Feed:             feed,
+		History:      hist,
+		HistoryLines: histLines,
+		HistoryErr:   histErr,
+
 		StreamBuffer:     cfg.Stream.Buffer,
 		FallbackInterval: cfg.Stream.FallbackInterval,
 		DebugLog:         logw,
-		Demand:           tail.SetDemand,
 	})
 	boot.event("console built")
 	profile, fullProfile := colorProfile(os.Stdout, os.Environ())
@@ -276,14 +272,6 @@ func start(f flags) error {
 		// referenced here, so the profile's in-use figures include it.
 		writeHeapProfile(path, logw)
 		runtime.KeepAlive(final)
-	}
-	stopTail()
-	// Let the reader finish its calls before the demo server goes away (a
-	// call cut off by the server's exit only logs noise), but never hang
-	// the exit on it.
-	select {
-	case <-tailDone:
-	case <-time.After(2 * time.Second):
 	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
@@ -381,16 +369,6 @@ func scopesFrom(r demo.SeedReport) ui.Scopes {
 		Consumer:      d.Consumer,
 		SandboxStatus: d.SandboxStatus,
 	}
-}
-
-// protectedEnvs is the list the confirmation dialog checks: the config's
-// list, plus the current env when its own settings protect it.
-func protectedEnvs(cfg *config.Config, env string, protected bool) []string {
-	out := append([]string(nil), cfg.Protected...)
-	if protected {
-		out = append(out, env)
-	}
-	return out
 }
 
 func keyBindings(cfg *config.Config) map[string][]string {

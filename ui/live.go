@@ -86,6 +86,11 @@ func (m Model) pollTick() tea.Cmd {
 // (Apply), so does an open confirmation, and the feed is always asked for
 // the next one.
 func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
+	if b.From != nil && b.From != m.live.feed {
+		// Made by the feed of a connection the console has left: its
+		// records belong to another env, and that feed is closed.
+		return m, nil
+	}
 	var cmds []tea.Cmd
 	for _, h := range b.Health {
 		cmds = append(cmds, m.noteHealth(h))

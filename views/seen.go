@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"opsdeck/data"
 	"opsdeck/data/secret"
@@ -40,8 +39,7 @@ const maxItemsPerCall = 2000
 
 // Seen is the ids the console has read (pages, scans, stream records), by
 // kind, newest last, for completion. A value that carries a credential (a
-// token used as an id) or a control character is never kept: completion
-// would show it in clear. Safe for concurrent use: the store reports from
+// token used as an id) is never kept: completion would show it in clear. Safe for concurrent use: the store reports from
 // the goroutines that read.
 type Seen struct {
 	mu    sync.Mutex
@@ -167,12 +165,18 @@ func (r *recent) add(v string) {
 	}
 }
 
-// Completable: a value completion may offer — not empty, not absurdly long, no
-// control or invisible character, nothing the secret masker would hide.
+// Completable: a value completion may offer — not empty, not longer than
+// the command line, and nothing the secret masker would hide (completion
+// would show a token used as an id in clear). Control and invisible
+// characters are fine: the command line draws them inert, and completion
+// is the way to reach an id that cannot be typed.
 func Completable(v string) bool {
-	if v == "" || len(v) > 256 || !utf8.ValidString(v) || strings.ContainsFunc(v, data.IsUnsafeRune) {
+	if v == "" || len(v) > maxCompletable {
 		return false
 	}
 	_, masked := secret.Text(v)
 	return !masked
 }
+
+// maxCompletable is the command line's limit (ui's lineedit).
+const maxCompletable = 512

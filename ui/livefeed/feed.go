@@ -63,6 +63,9 @@ type BatchMsg struct {
 	Records []stream.Record
 	Health  []stream.Health
 	Dropped int
+	// From is the feed that made the batch: after a switch of connection
+	// the program drops a batch the old feed made before it was closed.
+	From *Feed
 }
 
 // Stats is a snapshot of the Feed's counters, for the status bar and tests.
@@ -235,7 +238,7 @@ func (f *Feed) take() (BatchMsg, bool) {
 	if len(f.records) == 0 && len(f.health) == 0 && f.dropped == 0 {
 		return BatchMsg{}, false
 	}
-	m := BatchMsg{Records: f.records, Health: f.health, Dropped: f.dropped}
+	m := BatchMsg{Records: f.records, Health: f.health, Dropped: f.dropped, From: f}
 	// Fresh slices: the batch now belongs to the program.
 	f.records, f.health, f.dropped, f.bytes = nil, nil, 0, 0
 	f.stats.Pending = 0
