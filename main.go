@@ -152,9 +152,9 @@ func start(f flags) error {
 	// The places the console can be: the start env now, any other on
 	// :env, :profile or :region (where.go).
 	pl := &places{cfg: cfg, f: f, startEnv: env, life: ctx, logw: logw, onCall: boot.call}
-	// However the session ends, every reader stops before the demo server
-	// does, so their last calls do not fail noisily; the exit never hangs
-	// on one.
+	// However the session ends, every reader stops, and before the demo
+	// server does (below, after the program), so their last calls do not
+	// fail noisily; the exit never hangs on one.
 	defer pl.closeAll(2 * time.Second)
 	var scopes ui.Scopes
 	if f.demo {
@@ -175,8 +175,9 @@ func start(f flags) error {
 			return err
 		}
 		// Every env of the config that has no endpoint of its own lives on
-		// the demo's server too, under its own table names, with its own
-		// traffic: `:env` has somewhere to go.
+		// the demo's server too, so `:env` has somewhere to go. Only the
+		// tables whose names carry {env} (the events table) are its own;
+		// the others are the start env's, which one simulator moves.
 		for _, e := range append([]string{env}, pl.demoEnvs()...) {
 			fmt.Fprintf(os.Stderr, "opsdeck: creating and seeding the demo tables of env %s…\n", e)
 			et, err := data.ResolveTables(e, cfg.Tables)
@@ -189,9 +190,9 @@ func start(f flags) error {
 			}
 			if e == env {
 				scopes = scopesFrom(report)
+				sim := demo.NewSimulator(demoConn, et, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim")})
+				go sim.Run(ctx)
 			}
-			sim := demo.NewSimulator(demoConn, et, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim "+e)})
-			go sim.Run(ctx)
 		}
 	}
 
@@ -273,6 +274,9 @@ func start(f flags) error {
 		writeHeapProfile(path, logw)
 		runtime.KeepAlive(final)
 	}
+	// The readers stop (and are waited for, 2 s at most) before the demo
+	// server's deferred stop runs.
+	pl.closeAll(2 * time.Second)
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
