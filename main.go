@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
@@ -24,6 +25,7 @@ import (
 	"opsdeck/config"
 	"opsdeck/data"
 	"opsdeck/data/action"
+	"opsdeck/data/stream"
 	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
 	"opsdeck/themes"
@@ -37,8 +39,20 @@ import (
 type flags struct {
 	profile, region, endpoint, env, configPath string
 	theme, debugLog                            string
-	readOnly, demo                             bool
+	readOnly, demo, demoRolling                bool
 	demoRate                                   float64
+}
+
+// demoRolling, set by demo_rolling.go in a build with -tags demorolling,
+// puts the demo's live tail behind a front that rolls and splits shards
+// as production's do (test support, kept out of the ordinary binary).
+var demoRolling func(endpoint string, logf func(string, ...any)) rollingDemo
+
+// rollingDemo is what main needs of it.
+type rollingDemo interface {
+	client() *http.Client        // carries the console's requests
+	tap(stream.Sink) stream.Sink // sees what the reader hands the console
+	watch(ctx context.Context, stopSim func(), conn *data.Conn, tables data.Tables)
 }
 
 func parseFlags(args []string) (flags, error) {
@@ -54,6 +68,9 @@ func parseFlags(args []string) (flags, error) {
 	fs.BoolVar(&f.readOnly, "read-only", false, "offer no actions; the data layer refuses every write")
 	fs.BoolVar(&f.demo, "demo", false, "start DynamoDB Local, create and seed the demo tables, run the traffic simulator, open the console")
 	fs.Float64Var(&f.demoRate, "demo-rate", 2, "with --demo: simulated transitions per second")
+	if demoRolling != nil {
+		fs.BoolVar(&f.demoRolling, "demo-rolling", false, "with --demo: read the streams through a front that rolls shards over every minute and splits them (SIGUSR1: stop the simulator and log the check)")
+	}
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -157,6 +174,9 @@ func start(f flags) error {
 	// fail noisily; the exit never hangs on one.
 	defer pl.closeAll(2 * time.Second)
 	var scopes ui.Scopes
+	if f.demoRolling && !f.demo {
+		return errors.New("--demo-rolling needs --demo")
+	}
 	if f.demo {
 		fmt.Fprintln(os.Stderr, "opsdeck: starting DynamoDB Local (the first run installs it)…")
 		srv, err := ddblocal.Start(ctx, ddblocal.Options{Log: logw})
@@ -188,10 +208,18 @@ func start(f flags) error {
 			if err != nil {
 				return err
 			}
-			if e == env {
-				scopes = scopesFrom(report)
-				sim := demo.NewSimulator(demoConn, et, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim")})
-				go sim.Run(ctx)
+			if e != env {
+				continue
+			}
+			scopes = scopesFrom(report)
+			sim := demo.NewSimulator(demoConn, et, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim")})
+			simCtx, stopSim := context.WithCancel(ctx)
+			defer stopSim()
+			go sim.Run(simCtx)
+			if f.demoRolling {
+				// The start env's sessions read through the rolling front.
+				pl.rolling = demoRolling(srv.Endpoint(), logger(logw, "demo"))
+				go pl.rolling.watch(ctx, stopSim, demoConn, et)
 			}
 		}
 	}
@@ -214,6 +242,7 @@ func start(f flags) error {
 	// change written between the first page's read and the stream's first
 	// iterator reaches the pane with the item's next change or a reload.
 	tailGo := make(chan struct{})
+	boot.event("stream budget: " + sess.TailOptions().Budget())
 	go func() {
 		select {
 		case <-boot.settled:
@@ -281,6 +310,30 @@ func start(f flags) error {
 		return nil
 	}
 	return err
+}
+
+// streamOptions is the config file's stream section as the reader takes it.
+func streamOptions(c config.Stream, logf func(string, ...any)) stream.Options {
+	o := stream.Options{
+		PollInterval:       c.PollInterval,
+		IdlePollMax:        c.IdlePollMax,
+		TableIdleRate:      c.TableIdleRate,
+		SlowPollInterval:   c.SlowInterval,
+		MaxCallsPerSecond:  c.MaxCallsPerSec,
+		ThrottleBackoff:    c.ThrottleBackoff,
+		ThrottleBackoffMax: c.ThrottleMax,
+		Logf:               logf,
+	}
+	if c.Background == "off" {
+		o.Background = stream.RateOff
+	}
+	switch c.Etiquette {
+	case "shared":
+		o.Etiquette = stream.EtiquetteShared
+	case "local":
+		o.Etiquette = stream.EtiquetteLocal
+	}
+	return o
 }
 
 // cpuProfile writes a Go CPU profile of the whole session to path (for

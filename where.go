@@ -40,6 +40,9 @@ type places struct {
 	logw io.Writer
 	// onCall times the start session's calls (the start-up log).
 	onCall func(data.Call)
+	// rolling, with --demo-rolling, carries the start env's sessions
+	// through the front that rolls shards over.
+	rolling rollingDemo
 
 	mu   sync.Mutex
 	open []*session.Session
@@ -90,8 +93,12 @@ func (p *places) spec(t session.Target) (session.Spec, error) {
 		o.Endpoint, o.StreamsEndpoint = p.demoEndpoint, p.demoEndpoint
 		o.Region = firstNonEmpty(o.Region, "us-east-1")
 	}
+	var wrap func(stream.Sink) stream.Sink
 	if start {
 		o.OnCall = p.onCall
+		if p.rolling != nil {
+			o.HTTPClient, wrap = p.rolling.client(), p.rolling.tap
+		}
 	}
 	tables, err := data.ResolveTables(env, p.cfg.Tables)
 	if err != nil {
@@ -105,10 +112,8 @@ func (p *places) spec(t session.Target) (session.Spec, error) {
 		Tables:    tables,
 		Protected: protected,
 		Color:     own.Color,
-		Stream: stream.Options{
-			PollInterval: p.cfg.Stream.PollInterval,
-			Logf:         logger(p.logw, "stream "+env),
-		},
+		Stream:    streamOptions(p.cfg.Stream, logger(p.logw, "stream "+env)),
+		WrapSink:  wrap,
 	}, nil
 }
 

@@ -44,6 +44,9 @@ type Spec struct {
 	Stream stream.Options
 	Feed   livefeed.Options
 	NoTail bool
+	// WrapSink, when set, wraps the feed as the reader's sink (a test
+	// front that watches what the reader delivers).
+	WrapSink func(stream.Sink) stream.Sink
 }
 
 // Session is one open connection and its live tail.
@@ -60,6 +63,7 @@ type Session struct {
 	Seen *views.Seen
 
 	tail   *stream.Tailer
+	sink   stream.Sink
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -105,6 +109,10 @@ func New(life context.Context, conn *data.Conn, spec Spec) *Session {
 	if !spec.NoTail {
 		s.Feed = livefeed.New(s.ctx, spec.Feed)
 		s.tail = stream.New(conn, spec.Tables, spec.Stream)
+		s.sink = s.Feed
+		if spec.WrapSink != nil {
+			s.sink = spec.WrapSink(s.Feed)
+		}
 	}
 	return s
 }
@@ -128,9 +136,18 @@ func (s *Session) StartTail(after <-chan struct{}) {
 					return
 				}
 			}
-			s.tail.Run(s.ctx, s.Feed)
+			s.tail.Run(s.ctx, s.sink)
 		}()
 	})
+}
+
+// TailOptions are the reader's options with their defaults (zero without a
+// live tail): main logs its read budget.
+func (s *Session) TailOptions() stream.Options {
+	if s.tail == nil {
+		return stream.Options{}
+	}
+	return s.tail.Options()
 }
 
 // Demand tells the reader which tables something on screen needs at full
