@@ -254,6 +254,7 @@ func (m *Model) adopt(s *session.Session, seq uint64) tea.Cmd {
 		m.live.demand = s.Demand
 	}
 	m.live.health = map[data.TableID]stream.Health{}
+	m.live.lineage = nil // the new reader's shard turnover counts from zero
 	m.live.reconnect = nil
 	m.live.demandSent, m.live.wanted = "", nil
 
