@@ -61,8 +61,18 @@ func (p *places) Open(ctx context.Context, t session.Target) (*session.Session, 
 		return nil, err
 	}
 	p.mu.Lock()
+	defer p.mu.Unlock()
+	// Sessions a switch has closed, and whose reader has returned, are
+	// forgotten: a long day of switching keeps no old clients alive.
+	p.open = slices.DeleteFunc(p.open, func(o *session.Session) bool {
+		select {
+		case <-o.Done():
+			return true
+		default:
+			return false
+		}
+	})
 	p.open = append(p.open, s)
-	p.mu.Unlock()
 	return s, nil
 }
 

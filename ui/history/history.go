@@ -26,8 +26,12 @@ import (
 	"unicode/utf8"
 
 	"opsdeck/data"
+	"opsdeck/data/privfile"
 	"opsdeck/data/secret"
 )
+
+// what names the file in messages.
+const what = "command history"
 
 const (
 	// MaxEntries is how many lines the history keeps.
@@ -102,13 +106,13 @@ func Open(path string) (f *File, lines []string, err error) {
 // readFile reads the file's last maxReadBytes without following a symbolic
 // link. A missing file or directory reads as empty.
 func readFile(path string) ([]byte, error) {
-	if err := checkDir(filepath.Dir(path), false); err != nil {
+	if err := privfile.CheckDir(filepath.Dir(path), what, false); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	fh, err := openFile(path, os.O_RDONLY)
+	fh, err := privfile.Open(path, os.O_RDONLY, what, privfile.Options{})
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -174,10 +178,10 @@ func (f *File) Append(line string) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := checkDir(filepath.Dir(f.path), true); err != nil {
+	if err := privfile.CheckDir(filepath.Dir(f.path), what, true); err != nil {
 		return err
 	}
-	fh, err := openFile(f.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+	fh, err := privfile.Open(f.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, what, privfile.Options{})
 	if err != nil {
 		return err
 	}
@@ -227,71 +231,6 @@ func (f *File) compact() error {
 	}
 	f.lines = len(lines)
 	return nil
-}
-
-// checkDir refuses a directory that is a symbolic link, not a directory,
-// or someone else's, and tightens its mode to 0700. With create it makes
-// the directory (0700) first.
-func checkDir(dir string, create bool) error {
-	if create {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("command history: %w", err)
-		}
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return fmt.Errorf("command history directory: %w", err)
-	}
-	switch {
-	case fi.Mode()&os.ModeSymlink != 0:
-		return fmt.Errorf("command history directory %s is a symbolic link; opsdeck will not follow it (remove it, or set XDG_STATE_HOME)", dir)
-	case !fi.IsDir():
-		return fmt.Errorf("command history directory %s is not a directory", dir)
-	}
-	if err := ownedByUser(fi); err != nil {
-		return fmt.Errorf("command history directory %s: %w", dir, err)
-	}
-	if fi.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("command history directory %s is open to others and cannot be restricted: %w", dir, err)
-		}
-	}
-	return nil
-}
-
-// openFile opens the history without following a symbolic link and without
-// blocking on a FIFO, then checks that what was opened is a regular file of
-// the operator's, and restricts it to 0600.
-func openFile(path string, flag int) (*os.File, error) {
-	fh, err := os.OpenFile(path, flag|noFollow|noBlock, 0o600)
-	if err != nil {
-		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
-			return nil, fmt.Errorf("command history %s is a symbolic link; opsdeck will not follow it (remove it)", path)
-		} else if lerr == nil && !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("command history %s is not a regular file", path)
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("command history: %w", err)
-	}
-	fi, err := fh.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("command history %s is not a regular file", path)
-	}
-	if err == nil {
-		err = ownedByUser(fi)
-	}
-	if err == nil && fi.Mode().Perm()&0o077 != 0 {
-		if cerr := fh.Chmod(0o600); cerr != nil {
-			err = fmt.Errorf("command history %s is readable by others and cannot be restricted: %w", path, cerr)
-		}
-	}
-	if err != nil {
-		fh.Close()
-		return nil, err
-	}
-	return fh, nil
 }
 
 func plural(n int, one, many string) string {

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package history
+package privfile
 
 import "os"
 
@@ -8,7 +8,9 @@ import "os"
 // directory and file checks that os offers still run.
 const (
 	noFollow = 0
-	noBlock  = 0
+	NonBlock = 0
 )
 
 func ownedByUser(os.FileInfo) error { return nil }
+
+func links(os.FileInfo) uint64 { return 1 }
