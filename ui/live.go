@@ -104,6 +104,7 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 		p.Tail(b.Records, b.Dropped)
 	}
 	m.noteLineage(b.Lineage)
+	cmds = append(cmds, noteSeen(m.ctx.Seen, b.Records))
 	if len(b.Records) > 0 {
 		changes := toChanges(b.Records)
 		cmds = append(cmds, m.changesToDialog(changes))

@@ -9,9 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"opsdeck/data"
+	"opsdeck/data/stream"
 	"opsdeck/demo/ddblocal"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/ui/livefeed"
 	"opsdeck/ui/session"
 	"opsdeck/ui/uitest"
 	"opsdeck/views"
@@ -186,5 +189,29 @@ func TestWhereCompletion(t *testing.T) {
 		if !slices.Contains(got, c) {
 			t.Errorf("command completion lacks %s: %q", c, got)
 		}
+	}
+}
+
+// Ids in the live tail's records are offered too: a run user whose run
+// was only seen going by in the stream completes :runs.
+func TestCompletionOffersIDsSeenInTheTail(t *testing.T) {
+	conn, err := data.Connect(context.Background(), data.ConnOptions{Endpoint: "http://127.0.0.1:1", Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, _ := data.ResolveTables("dev", nil)
+	s := session.New(context.Background(), conn, session.Spec{Tables: tables, NoTail: true})
+	defer s.Close()
+	m := bare(t, Options{Session: s})
+	rec := stream.Record{Table: data.TableGraphRuns, EventName: "INSERT",
+		Keys: data.Item{"PK": sv("USER#u-777"), "SK": sv("RUN#r-1")},
+		New:  data.Item{"PK": sv("USER#u-777"), "SK": sv("RUN#r-1"), "runId": sv("r-1"), "status": sv("UPLOADED")}}
+	nm, cmd := m.Update(livefeed.BatchMsg{Records: []stream.Record{rec}})
+	m, _ = settle(t, nm.(Model), cmd)
+	if got := complete("runs u-7", m.completionIDs, m.completionOptIDs); len(got) != 1 || got[0] != "runs u-777" {
+		t.Fatalf(":runs completion %q", got)
+	}
+	if got := complete("run r-", m.completionIDs, m.completionOptIDs); len(got) != 1 || got[0] != "run r-1" {
+		t.Fatalf(":run completion %q", got)
 	}
 }
