@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"opsdeck/data"
 	"opsdeck/data/secret"
 )
@@ -55,6 +57,38 @@ type recent struct {
 // NewSeen returns an empty index.
 func NewSeen() *Seen { return &Seen{} }
 
+// seenAttr is one attribute whose string value is an id of a kind.
+type seenAttr struct {
+	kind IDKind
+	attr string
+	// value turns the stored value into the id as commands take it (nil:
+	// as stored).
+	trim func(string) string
+}
+
+func (a seenAttr) value(v string) string {
+	if a.trim == nil {
+		return v
+	}
+	return a.trim(v)
+}
+
+// seenAttrs are the attributes of each table that hold ids a command
+// takes. They are read straight from the items (a map lookup, no decode):
+// every page of a load-all passes here, on the reading goroutine.
+var seenAttrs = map[data.TableID][]seenAttr{
+	data.TableSessions:      {{kind: KindSession, attr: "sessionId"}, {kind: KindProject, attr: "projectId"}},
+	data.TableProjects:      {{kind: KindProject, attr: "projectId"}},
+	data.TableAPIKeys:       {{kind: KindProject, attr: "projectId"}},
+	data.TableContexts:      {{kind: KindProject, attr: "projectId"}},
+	data.TableGraphRuns:     {{kind: KindRunUser, attr: "PK", trim: data.GraphRunUser}, {kind: KindRun, attr: "runId"}},
+	data.TableEvents:        {{kind: KindInboxUser, attr: "user_id"}, {kind: KindEventType, attr: "event_type"}},
+	data.TableDelegations:   {{kind: KindAudience, attr: "audience"}},
+	data.TableSubscriptions: {{kind: KindCustomer, attr: "customer"}},
+	data.TableConsumers:     {{kind: KindConsumer, attr: "consumer"}},
+	data.TableSandboxes:     {{kind: KindSandbox, attr: "idempotency_key"}, {kind: KindTrack, attr: "allocated_to_track"}},
+}
+
 // Items notes the ids in items of table t (a data.Store OnItems hook).
 func (s *Seen) Items(t data.TableID, items []data.Item) {
 	if s == nil {
@@ -73,32 +107,14 @@ func (s *Seen) Items(t data.TableID, items []data.Item) {
 			found = append(found, kv{k, v})
 		}
 	}
+	attrs := seenAttrs[t]
 	for _, it := range items {
-		switch r := data.Decode(t, it).(type) {
-		case data.Session:
-			add(KindSession, r.SessionID)
-			add(KindProject, r.ProjectID)
-		case data.Project:
-			add(KindProject, r.ProjectID)
-		case data.APIKey:
-			add(KindProject, r.ProjectID)
-		case data.BrowserContext:
-			add(KindProject, r.ProjectID)
-		case data.GraphRun:
-			add(KindRunUser, r.UserID())
-			add(KindRun, r.RunID)
-		case data.Event:
-			add(KindInboxUser, r.UserID)
-			add(KindEventType, r.EventType)
-		case data.Delegation:
-			add(KindAudience, r.Audience)
-		case data.Subscription:
-			add(KindCustomer, r.Customer)
-		case data.Consumer:
-			add(KindConsumer, r.Consumer)
-		case data.Sandbox:
-			add(KindSandbox, r.IdempotencyKey)
-			add(KindTrack, r.AllocatedToTrack)
+		for _, a := range attrs {
+			v, ok := it[a.attr].(*types.AttributeValueMemberS)
+			if !ok {
+				continue // absent or of the wrong type: not an id to offer
+			}
+			add(a.kind, a.value(v.Value))
 		}
 	}
 	if len(found) == 0 {

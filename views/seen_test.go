@@ -103,3 +103,16 @@ func TestSeenIsBounded(t *testing.T) {
 		t.Fatal("nil Seen has values")
 	}
 }
+
+// Every attribute the index reads is one the table's schema documents, so
+// a renamed attribute cannot silently empty completion.
+func TestSeenAttributesAreInTheSchema(t *testing.T) {
+	for table, attrs := range seenAttrs {
+		s := data.MustSchema(table)
+		for _, a := range attrs {
+			if _, ok := s.Attrs[a.attr]; !ok && s.PK.Name != a.attr {
+				t.Errorf("%s: %q is not in the schema", table, a.attr)
+			}
+		}
+	}
+}
