@@ -33,8 +33,9 @@ type places struct {
 	cfg      *config.Config
 	f        flags
 	startEnv string
-	// demoEndpoint is the demo's server ("" without --demo).
-	demoEndpoint string
+	// demoEndpoint is the demo's server ("" without --demo), demoECS the
+	// demo's answerer of StopTask (ECS has no emulator).
+	demoEndpoint, demoECS string
 	// life is main's context: a signal ends every session.
 	life context.Context
 	logw io.Writer
@@ -101,6 +102,7 @@ func (p *places) spec(t session.Target) (session.Spec, error) {
 	}
 	if p.demoEndpoint != "" && own.EndpointURL == "" {
 		o.Endpoint, o.StreamsEndpoint = p.demoEndpoint, p.demoEndpoint
+		o.ECSEndpoint = p.demoECS
 		o.Region = firstNonEmpty(o.Region, "us-east-1")
 	}
 	var wrap func(stream.Sink) stream.Sink

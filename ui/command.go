@@ -61,6 +61,7 @@ func rootCommands() []command {
 			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.openAudit(a.Arg) }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbQuit), Aliases: []string{"quit", "q!"}, Usage: ":q"},
 			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { m.quitting = true; return m, tea.Quit }},
+		{CommandSpec: markSpec, root: runMark},
 		// Last, so that the help's command paragraph at 80×24 keeps :q in view.
 		{CommandSpec: scanSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
 			return m.openScan(data.TableID(a.Arg), scanSegments(a))
@@ -147,6 +148,10 @@ func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
 		if spec.Arg == views.ArgNone {
 			return a, usage(":%s takes no argument \"%s\"", spec.Name, inert.String(t))
 		}
+		if a.Arg != "" && spec.Arg2 != views.ArgNone && a.Arg2 == "" {
+			a.Arg2 = t
+			continue
+		}
 		if a.Arg != "" {
 			return a, usage("too many arguments (\"%s\")", inert.String(t))
 		}
@@ -154,6 +159,12 @@ func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
 	}
 	if spec.Arg == views.ArgRequired && a.Arg == "" {
 		return a, usage(":%s needs an argument", spec.Name)
+	}
+	if spec.Arg2 == views.ArgRequired && a.Arg2 == "" {
+		return a, usage(":%s needs a second argument", spec.Name)
+	}
+	if spec.ArgOrOptNeeded && a.Arg == "" && first == "" {
+		return a, usage(":%s needs an argument or an option", spec.Name)
 	}
 	if spec.ArgOrOpt != "" && a.Arg != "" && first != "" {
 		return a, usage("give %s or %s=, not both", spec.ArgOrOpt, first)
@@ -305,12 +316,15 @@ func tokenize(line string) ([]string, error) {
 
 // Complete returns the completions of the last word of line (the whole
 // line with that word replaced), sorted, for the tab key. ids supplies
-// candidate positional values (ids seen on screen) and may be nil.
-func Complete(line string, ids func(Verb) []string) []string { return complete(line, ids, nil) }
+// candidate values of the command's first or second (arg 1, 2) positional
+// argument (ids seen on screen) and may be nil.
+func Complete(line string, ids func(v Verb, arg int) []string) []string {
+	return complete(line, ids, nil)
+}
 
 // complete is Complete with optIDs, the values offered for an option
 // (key=…) beside its documented ones; nil offers none.
-func complete(line string, ids func(Verb) []string, optIDs func(v Verb, key string) []string) []string {
+func complete(line string, ids func(v Verb, arg int) []string, optIDs func(v Verb, key string) []string) []string {
 	// Keep everything up to the last word as typed.
 	cut := strings.LastIndexFunc(line, unicode.IsSpace) + 1
 	head, word := line[:cut], line[cut:]
@@ -343,9 +357,18 @@ func complete(line string, ids func(Verb) []string, optIDs func(v Verb, key stri
 			if spec.TableArg {
 				cands = append(cands, tableNames()...)
 			} else if spec.Arg != views.ArgNone && ids != nil {
+				// The second positional, for a command that takes one,
+				// once the first is given.
+				arg := 1
+				if spec.Arg2 != views.ArgNone && slices.ContainsFunc(fields[1:], func(f string) bool {
+					k, _, isOpt := strings.Cut(f, "=")
+					return !isOpt || !isOptKey(k)
+				}) {
+					arg = 2
+				}
 				// Tenant ids go in exactly as stored; one the tokenizer
 				// would split (a space, a newline, a quote) is quoted.
-				for _, id := range ids(Verb(spec.Name)) {
+				for _, id := range ids(Verb(spec.Name), arg) {
 					cands = append(cands, quoteArg(id))
 				}
 			}

@@ -79,6 +79,10 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if id, ok := m.isPaneKey(k); ok {
 		return m, m.switchTo(id)
 	}
+	if key.Matches(k, km.MarkAll) && !p.DetailOpen() {
+		m.markAll("")
+		return m, nil
+	}
 	if sm, cmd, ok := m.scanKey(k); ok {
 		return sm, cmd
 	}
@@ -88,31 +92,33 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, p.Update(k)
 }
 
-// commandKey edits the command line: enter runs, esc abandons, tab
-// completes, ↑/↓ walk the history.
+// commandKey edits the command line: Submit (enter) runs, Dismiss (esc)
+// abandons, CompleteNext (tab) completes, LineUp/LineDown (↑/↓) walk the
+// history. Every other key is typed.
 func (m Model) commandKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch k.String() {
-	case "esc", "ctrl+c":
+	km := m.ctx.Keys
+	switch {
+	case key.Matches(k, km.Dismiss):
 		m.mode = modeNormal
 		m.input.Blur()
 		return m, nil
-	case "enter":
+	case key.Matches(k, km.Submit):
 		line := m.input.Value()
 		m.mode = modeNormal
 		m.input.Blur()
 		save := m.remember(line)
 		nm, cmd := m.run(line)
 		return nm, tea.Batch(save, cmd)
-	case "tab":
+	case key.Matches(k, km.CompleteNext):
 		m.complete(1)
 		return m, nil
-	case "shift+tab":
+	case key.Matches(k, km.CompletePrev):
 		m.complete(-1)
 		return m, nil
-	case "up":
+	case key.Matches(k, km.LineUp):
 		m.browse(-1)
 		return m, nil
-	case "down":
+	case key.Matches(k, km.LineDown):
 		m.browse(1)
 		return m, nil
 	}
@@ -123,13 +129,13 @@ func (m Model) commandKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // filterKey edits the filter line; the pane narrows as the operator types.
 func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	p := m.panes[m.active]
-	switch k.String() {
-	case "esc", "ctrl+c":
+	switch km := m.ctx.Keys; {
+	case key.Matches(k, km.Dismiss):
 		p.SetFilter("")
 		m.mode = modeNormal
 		m.input.Blur()
 		return m, nil
-	case "enter":
+	case key.Matches(k, km.Submit):
 		m.mode = modeNormal
 		m.input.Blur()
 		return m, nil
@@ -187,23 +193,29 @@ func (m *Model) complete(dir int) {
 }
 
 // completionIDs offers a command's argument values: those its pane shows
-// (CommandSpec.Complete), those of its kind the console has read anywhere
-// so far (CommandSpec.Seen, newest first), and a root command's own
-// (env, profile and region names). A value that carries a credential or
-// a control character is never offered: completing it would show it.
-func (m Model) completionIDs(v Verb) []string {
+// (CommandSpec.Complete, Complete2 for the second argument), and for the
+// first those of its kind the console has read anywhere so far
+// (CommandSpec.Seen, newest first) and a root command's own (env, profile
+// and region names). A value that carries a credential is never offered:
+// completing it would show it.
+func (m Model) completionIDs(v Verb, arg int) []string {
 	c, ok := specFor(string(v))
 	if !ok {
+		return nil
+	}
+	p := m.Pane(c.pane)
+	if arg == 2 {
+		if p != nil && c.Complete2 != nil {
+			return completable(c.Complete2(p))
+		}
 		return nil
 	}
 	var out []string
 	if c.rootComplete != nil {
 		out = append(out, c.rootComplete(m)...)
 	}
-	if c.Complete != nil {
-		if p := m.Pane(c.pane); p != nil {
-			out = append(out, c.Complete(p)...)
-		}
+	if p != nil && c.Complete != nil {
+		out = append(out, c.Complete(p)...)
 	}
 	out = append(out, m.ctx.Seen.Values(c.Seen, "", 0)...)
 	return completable(out)

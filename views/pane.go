@@ -59,6 +59,10 @@ type Pane interface {
 	// (after a bulk action ran).
 	Marked() (items []data.Item, hidden int)
 	ClearMarks()
+	// MarkAll marks every loaded row the current filter shows: how many
+	// rows are marked now, and whether pages not loaded yet exist (their
+	// rows are not marked).
+	MarkAll() (marked int, more bool)
 	// DetailOpen: the detail view covers the table (actions and `S` then
 	// wait for it to close).
 	DetailOpen() bool
@@ -131,6 +135,7 @@ func (Defaults) Status() Status                         { return Status{Progress
 func (Defaults) Selected() (data.Item, bool)            { return nil, false }
 func (Defaults) Marked() ([]data.Item, int)             { return nil, 0 }
 func (Defaults) ClearMarks()                            {}
+func (Defaults) MarkAll() (int, bool)                   { return 0, false }
 func (Defaults) DetailOpen() bool                       { return false }
 func (Defaults) SetFilter(string)                       {}
 func (Defaults) Filter() string                         { return "" }

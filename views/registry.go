@@ -103,6 +103,13 @@ type CommandSpec struct {
 	// Usage is the help line, and follows every error about the command.
 	Usage string
 	Arg   ArgRule
+	// Arg2, when not ArgNone, is a second positional argument after the
+	// first (`:event <userId> <sortKey|eventId>`): two keys of one item.
+	Arg2 ArgRule
+	// ArgOrOptNeeded: the argument and every option are optional, but the
+	// command needs at least one of them (`:subscriptions [customer]
+	// [provider=<did>]`).
+	ArgOrOptNeeded bool
 	// TableArg: the argument names a table. It is completed with the
 	// table names, given in the schema's spelling, and refused when no
 	// table has that name.
@@ -117,6 +124,8 @@ type CommandSpec struct {
 	// Complete offers argument values from what the owning pane shows
 	// (ids on screen); nil offers none.
 	Complete func(p Pane) []string
+	// Complete2 offers values of the second positional argument (Arg2).
+	Complete2 func(p Pane) []string
 	// Seen is the kind of id the argument is: completion also offers the
 	// values of that kind the console has read so far (Context.Seen),
 	// whichever pane read them. SeenNone: none.
@@ -150,6 +159,8 @@ type Opt struct{ Key, Value string }
 // so tests compare whole parses.
 type Args struct {
 	Arg string
+	// Arg2 is the second positional argument, for commands that take one.
+	Arg2 string
 	// Opts in the order the command declares them (not as typed).
 	Opts [MaxOpts]Opt
 }
