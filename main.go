@@ -33,7 +33,7 @@ import (
 	"opsdeck/demo/ddblocal"
 	"opsdeck/themes"
 	"opsdeck/ui"
-	"opsdeck/ui/livefeed"
+	"opsdeck/ui/session"
 	"opsdeck/views"
 )
 
@@ -129,8 +129,8 @@ func start(f flags) error {
 		return err
 	}
 	env := firstNonEmpty(f.env, cfg.Env, "dev")
-	tables, err := data.ResolveTables(env, cfg.Tables)
-	if err != nil {
+	// A bad table override stops the start before anything is started.
+	if _, err := data.ResolveTables(env, cfg.Tables); err != nil {
 		return fmt.Errorf("%s: %w", cfg.Where(firstTableLine(cfg)), err)
 	}
 	if err := checkAlerts(cfg); err != nil {
@@ -148,8 +148,6 @@ func start(f flags) error {
 	// With "auto" the console asks the terminal for its background and
 	// switches; the COLORFGBG guess above is used until it answers.
 	autoTheme := themeName == "" || themeName == "auto"
-	cfgReadOnly, protected := cfg.ForEnv(env)
-	readOnly := f.readOnly || cfgReadOnly
 
 	var logw io.Writer = io.Discard
 	if f.debugLog != "" {
@@ -174,16 +172,14 @@ func start(f flags) error {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer cancel()
 
-	opts := data.ConnOptions{
-		Profile:  firstNonEmpty(f.profile, cfg.Profile),
-		Region:   firstNonEmpty(f.region, cfg.Region),
-		Endpoint: firstNonEmpty(f.endpoint, cfg.EndpointURL),
-		DebugLog: logw,
-		ReadOnly: readOnly,
-		OnCall:   boot.call,
-	}
+	// The places the console can be: the start env now, any other on
+	// :env, :profile or :region (where.go).
+	pl := &places{cfg: cfg, f: f, startEnv: env, life: ctx, logw: logw, onCall: boot.call}
+	// However the session ends, every reader stops, and before the demo
+	// server does (below, after the program), so their last calls do not
+	// fail noisily; the exit never hangs on one.
+	defer pl.closeAll(2 * time.Second)
 	var scopes ui.Scopes
-	var rolling rollingDemo
 	if f.demoRolling && !f.demo {
 		return errors.New("--demo-rolling needs --demo")
 	}
@@ -194,10 +190,8 @@ func start(f flags) error {
 			return err
 		}
 		defer srv.Stop()
-		opts.Endpoint = srv.Endpoint()
-		opts.StreamsEndpoint = srv.Endpoint()
-		opts.Region = firstNonEmpty(opts.Region, "us-east-1")
-		if opts.Profile == "" {
+		pl.demoEndpoint = srv.Endpoint()
+		if f.profile == "" {
 			// The demo's server accepts any credentials; a developer's
 			// AWS_PROFILE must not be needed (or used) for it.
 			os.Unsetenv("AWS_PROFILE")
@@ -206,80 +200,85 @@ func start(f flags) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(os.Stderr, "opsdeck: creating and seeding the demo tables…")
-		report, err := demo.Prepare(ctx, demoConn, tables, demo.SeedOptions{})
-		if err != nil {
-			return err
-		}
-		scopes = scopesFrom(report)
-		demoOverview(cfg, report, &scopes)
-		sim := demo.NewSimulator(demoConn, tables, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim")})
-		simCtx, stopSim := context.WithCancel(ctx)
-		defer stopSim()
-		go sim.Run(simCtx)
-		if f.demoRolling {
-			rolling = demoRolling(srv.Endpoint(), logger(logw, "demo"))
-			opts.HTTPClient = rolling.client()
-			go rolling.watch(ctx, stopSim, demoConn, tables)
+		// Every env of the config that has no endpoint of its own lives on
+		// the demo's server too, so `:env` has somewhere to go. Only the
+		// tables whose names carry {env} (the events table) are its own;
+		// the others are the start env's, which one simulator moves.
+		for _, e := range append([]string{env}, pl.demoEnvs()...) {
+			fmt.Fprintf(os.Stderr, "opsdeck: creating and seeding the demo tables of env %s…\n", e)
+			et, err := data.ResolveTables(e, cfg.Tables)
+			if err != nil {
+				return fmt.Errorf("%s: %w", cfg.Where(firstTableLine(cfg)), err)
+			}
+			report, err := demo.Prepare(ctx, demoConn, et, demo.SeedOptions{})
+			if err != nil {
+				return err
+			}
+			if e != env {
+				continue
+			}
+			scopes = scopesFrom(report)
+			demoOverview(cfg, report, &scopes)
+			sim := demo.NewSimulator(demoConn, et, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim")})
+			simCtx, stopSim := context.WithCancel(ctx)
+			defer stopSim()
+			go sim.Run(simCtx)
+			if f.demoRolling {
+				// The start env's sessions read through the rolling front.
+				pl.rolling = demoRolling(srv.Endpoint(), logger(logw, "demo"))
+				go pl.rolling.watch(ctx, stopSim, demoConn, et)
+			}
 		}
 		// ECS has no emulator: the demo answers StopTask itself, so a
 		// release is watched to the end (the task's stop lands on the row).
-		demoECS, err := demo.StartECS(ctx, demoConn, tables, logger(logw, "ecs"))
+		startTables, err := data.ResolveTables(env, cfg.Tables)
 		if err != nil {
 			return err
 		}
-		opts.ECSEndpoint = demoECS.Endpoint()
+		demoECS, err := demo.StartECS(ctx, demoConn, startTables, logger(logw, "ecs"))
+		if err != nil {
+			return err
+		}
+		pl.demoECS = demoECS.Endpoint()
 	}
 
 	connecting := time.Now()
-	conn, err := data.Connect(ctx, opts)
+	sess, err := pl.Open(ctx, session.Target{Env: env})
 	if err != nil {
 		return err
 	}
+	conn := sess.Conn
 	boot.phase("connect (AWS config, clients)", connecting)
 
-	// The live tail: the reader runs behind the UI and hands records to the
-	// feed, which batches them into the program. It stops before the demo
-	// server does, so its last calls do not fail noisily.
-	tailCtx, stopTail := context.WithCancel(ctx)
-	defer stopTail()
-	feed := livefeed.New(tailCtx, livefeed.Options{})
-	defer feed.Close()
-	tailDone := make(chan struct{})
-	tail := stream.New(conn, tables, streamOptions(cfg.Stream, logger(logw, "stream")))
-	boot.event("stream budget: " + tail.Options().Budget())
+	// The live tail: the session's reader hands records to its feed, which
+	// batches them into the program. Stream discovery (DescribeTable of
+	// every table, DescribeStream, an iterator per shard) is a burst of
+	// calls the first rows do not need: started beside the first page it
+	// slowed that page several times over, on the server and on our two
+	// cores. It waits until the first page has been answered and drawn (or
+	// failed, or there was none to load), or tailStartLatest at most. A
+	// change written between the first page's read and the stream's first
+	// iterator reaches the pane with the item's next change or a reload.
+	tailGo := make(chan struct{})
+	boot.event("stream budget: " + sess.TailOptions().Budget())
 	go func() {
-		defer close(tailDone)
-		// Stream discovery (DescribeTable of every table, DescribeStream, an
-		// iterator per shard) is a burst of calls the first rows do not
-		// need: started beside the first page it slowed that page several
-		// times over, on the server and on our two cores. It waits until
-		// the first page has been answered and drawn (or failed, or there
-		// was none to load), or tailStartLatest at most. A change written
-		// between the first page's read and the stream's first iterator
-		// reaches the pane with the item's next change or a reload.
 		select {
 		case <-boot.settled:
 		case <-time.After(tailStartLatest):
-		case <-tailCtx.Done():
+		case <-ctx.Done():
 			return
 		}
 		boot.event("stream reader started")
-		var sink stream.Sink = feed
-		if rolling != nil {
-			sink = rolling.tap(feed)
-		}
-		tail.Run(tailCtx, sink)
+		close(tailGo)
 	}()
+	sess.StartTail(tailGo)
 
+	hist, histLines, histErr := openHistory()
 	m := ui.New(ui.Options{
-		Store:     data.NewStore(conn, tables),
-		Conn:      conn,
-		Tables:    tables,
-		Env:       env,
-		Profile:   conn.Profile,
-		ReadOnly:  readOnly,
-		Protected: protectedEnvs(cfg, env, protected),
+		Session:   sess,
+		Connector: pl,
+		ReadOnly:  f.readOnly,
+		Protected: cfg.Protected,
 		Actions: action.Options{
 			RetryMax: cfg.Actions.RetryMax,
 			StaleRun: time.Duration(cfg.Actions.StaleRunMinutes) * time.Minute,
@@ -291,11 +290,13 @@ func start(f flags) error {
 		Keys:      keys,
 		Scopes:    withOverview(scopes, cfg),
 
-		Feed:             feed,
+		History:      hist,
+		HistoryLines: histLines,
+		HistoryErr:   histErr,
+
 		StreamBuffer:     cfg.Stream.Buffer,
 		FallbackInterval: cfg.Stream.FallbackInterval,
 		DebugLog:         logw,
-		Demand:           tail.SetDemand,
 	})
 	boot.event("console built")
 	profile, fullProfile := colorProfile(os.Stdout, os.Environ())
@@ -320,14 +321,9 @@ func start(f flags) error {
 		writeHeapProfile(path, logw)
 		runtime.KeepAlive(final)
 	}
-	stopTail()
-	// Let the reader finish its calls before the demo server goes away (a
-	// call cut off by the server's exit only logs noise), but never hang
-	// the exit on it.
-	select {
-	case <-tailDone:
-	case <-time.After(2 * time.Second):
-	}
+	// The readers stop (and are waited for, 2 s at most) before the demo
+	// server's deferred stop runs.
+	pl.closeAll(2 * time.Second)
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
@@ -448,16 +444,6 @@ func scopesFrom(r demo.SeedReport) ui.Scopes {
 		Consumer:      d.Consumer,
 		SandboxStatus: d.SandboxStatus,
 	}
-}
-
-// protectedEnvs is the list the confirmation dialog checks: the config's
-// list, plus the current env when its own settings protect it.
-func protectedEnvs(cfg *config.Config, env string, protected bool) []string {
-	out := append([]string(nil), cfg.Protected...)
-	if protected {
-		out = append(out, env)
-	}
-	return out
 }
 
 func keyBindings(cfg *config.Config) map[string][]string {

@@ -49,12 +49,21 @@ type Config struct {
 	Lines map[string]int
 }
 
-// EnvConfig overrides the global settings for one env. Nil means "not set
-// here".
+// EnvConfig overrides the global settings for one env. Nil or "" means
+// "not set here". The connection settings (Profile, Region, EndpointURL)
+// are what `:env <name>` connects with; Color marks the env in the tab bar
+// and status bar.
 type EnvConfig struct {
-	ReadOnly  *bool
-	Protected *bool
-	Line      int
+	ReadOnly    *bool
+	Protected   *bool
+	Profile     string
+	Region      string
+	EndpointURL string
+	// Color is a colour as lipgloss reads it: "#rgb", "#rrggbb" or an ANSI
+	// colour number 0-255. It never carries meaning alone: the env's name,
+	// and the PROD/PROTECTED badge, are text.
+	Color string
+	Line  int
 }
 
 // KeySpec is one rebinding from `keys:`.
@@ -183,6 +192,34 @@ func (c *Config) ForEnv(env string) (readOnly, protected bool) {
 		protected = true
 	}
 	return readOnly, protected
+}
+
+// EnvSettings is the settings of one env under `envs:` (names compare
+// without case), and whether it has any.
+func (c *Config) EnvSettings(env string) (EnvConfig, bool) { return c.envConfig(env) }
+
+// EnvNames are the envs this file knows: the default env, those under
+// `envs:` and those listed as protected, each once, in that order.
+func (c *Config) EnvNames() []string {
+	var out []string
+	add := func(name string) {
+		if name != "" && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, name) }) {
+			out = append(out, name)
+		}
+	}
+	add(c.Env)
+	names := make([]string, 0, len(c.Envs))
+	for name := range c.Envs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		add(n)
+	}
+	for _, p := range c.Protected {
+		add(p)
+	}
+	return out
 }
 
 func (c *Config) envConfig(env string) (EnvConfig, bool) {

@@ -392,3 +392,70 @@ func TestParseOverviewAndAlerts(t *testing.T) {
 		t.Fatalf("alerts %+v, want %+v", c.Alerts, want)
 	}
 }
+
+func TestEnvConnectionSettings(t *testing.T) {
+	src := `env: dev
+protected: [qa]
+envs:
+  dev: { color: 34 }
+  staging:
+    profile: ops-staging
+    region: eu-west-1
+    endpoint_url: https://dynamodb.eu-west-1.amazonaws.com
+    color: "#D70000"
+    protected: true
+`
+	c, err := Parse("c.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ok := c.EnvSettings("STAGING")
+	if !ok || st.Profile != "ops-staging" || st.Region != "eu-west-1" ||
+		st.EndpointURL != "https://dynamodb.eu-west-1.amazonaws.com" || st.Color != "#d70000" || st.Line != 5 {
+		t.Fatalf("staging = %+v", st)
+	}
+	if dev, _ := c.EnvSettings("dev"); dev.Color != "34" {
+		t.Errorf("dev colour %q", dev.Color)
+	}
+	if got := strings.Join(c.EnvNames(), ","); got != "dev,staging,qa" {
+		t.Errorf("EnvNames = %s", got)
+	}
+}
+
+func TestEnvSettingErrorsNameTheLine(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		line int
+		want string
+	}{
+		{"envs:\n  qa:\n    region: Europe\n", 3, `envs.qa.region "Europe" does not look like an AWS region`},
+		{"envs:\n  qa:\n    endpoint_url: localhost:8000\n", 3, "envs.qa.endpoint_url"},
+		{"envs:\n  qa:\n    endpoint_url: http://u:hunter2@h:1/\n    color: 1\n", 0, ""},
+		{"envs:\n  qa:\n    color: red\n", 3, `envs.qa.color "red": write a colour as "#rrggbb"`},
+		{"envs:\n  qa:\n    color: 256\n", 3, "envs.qa.color 256: an ANSI colour number is 0 to 255"},
+		{"envs:\n  qa:\n    color: -1\n", 3, "0 to 255"},
+		{"envs:\n  qa:\n    color: \"#12345\"\n", 3, "#rrggbb"},
+		{"envs:\n  qa:\n    color: #123456\n", 3, "no value"}, // unquoted: a comment
+		{"envs:\n  qa:\n    profile: \"\"\n", 3, "envs.qa.profile is empty"},
+		{"envs:\n  qa:\n    profile: true\n", 3, "must be text"},
+		{"envs:\n  qa:\n    colour: \"#fff\"\n", 3, `unknown key "colour"`},
+		{"envs:\n  qa:\n    shade: 1\n", 3, "known: read_only, protected, profile, region, endpoint_url, color"},
+	} {
+		_, err := Parse("cfg.yaml", []byte(tc.src))
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tc.src, err)
+			}
+			continue
+		}
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Line != tc.line || !strings.Contains(ce.Msg, tc.want) {
+			t.Errorf("%q: got %v, want line %d containing %q", tc.src, err, tc.line, tc.want)
+		}
+	}
+	// An endpoint with a password is never echoed.
+	_, err := Parse("cfg.yaml", []byte("envs:\n  qa:\n    endpoint_url: \"u:hunter2@h\"\n"))
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("endpoint with user info: %v", err)
+	}
+}

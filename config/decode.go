@@ -185,21 +185,32 @@ func (d *decoder) envName(n *yaml.Node, what string, dst *string) error {
 
 var regionRE = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
 
-func (d *decoder) region(n *yaml.Node, dst *string) error {
+func (d *decoder) region(n *yaml.Node, dst *string) error { return d.regionNamed(n, "region", dst) }
+
+func (d *decoder) regionNamed(n *yaml.Node, what string, dst *string) error {
 	var s string
-	if err := d.str(n, "region", &s); err != nil {
+	if err := d.str(n, what, &s); err != nil {
 		return err
 	}
-	if !regionRE.MatchString(s) {
-		return d.errf(n, "region %q does not look like an AWS region (e.g. us-east-1)", s)
+	if !ValidRegion(s) {
+		return d.errf(n, "%s %q does not look like an AWS region (e.g. us-east-1)", what, s)
 	}
 	*dst = s
 	return nil
 }
 
+// ValidRegion reports whether s has the shape of an AWS region name
+// (us-east-1, eu-central-2, us-gov-west-1). Whether the region exists is
+// for AWS to say.
+func ValidRegion(s string) bool { return regionRE.MatchString(s) }
+
 func (d *decoder) endpointURL(n *yaml.Node, dst *string) error {
+	return d.endpointURLNamed(n, "endpoint_url", dst)
+}
+
+func (d *decoder) endpointURLNamed(n *yaml.Node, what string, dst *string) error {
 	var s string
-	if err := d.str(n, "endpoint_url", &s); err != nil {
+	if err := d.str(n, what, &s); err != nil {
 		return err
 	}
 	u, err := url.Parse(s)
@@ -208,7 +219,7 @@ func (d *decoder) endpointURL(n *yaml.Node, dst *string) error {
 		if strings.Contains(s, "@") { // may carry a password: do not echo it
 			shown = "(value not shown: it contains user information)"
 		}
-		return d.errf(n, "endpoint_url %s must be an http:// or https:// URL with a host", shown)
+		return d.errf(n, "%s %s must be an http:// or https:// URL with a host", what, shown)
 	}
 	*dst = s
 	return nil
@@ -351,19 +362,28 @@ func (d *decoder) envs(n *yaml.Node) error {
 		e := EnvConfig{Line: k.Line}
 		err := d.pairs(v, "envs."+name, func(k2, v2 *yaml.Node) error {
 			var b bool
+			what := "envs." + name + "." + k2.Value
 			switch k2.Value {
 			case "read_only":
-				if err := d.boolean(v2, "envs."+name+".read_only", &b); err != nil {
+				if err := d.boolean(v2, what, &b); err != nil {
 					return err
 				}
 				e.ReadOnly = &b
 			case "protected":
-				if err := d.boolean(v2, "envs."+name+".protected", &b); err != nil {
+				if err := d.boolean(v2, what, &b); err != nil {
 					return err
 				}
 				e.Protected = &b
+			case "profile":
+				return d.str(v2, what, &e.Profile)
+			case "region":
+				return d.regionNamed(v2, what, &e.Region)
+			case "endpoint_url":
+				return d.endpointURLNamed(v2, what, &e.EndpointURL)
+			case "color":
+				return d.color(v2, what, &e.Color)
 			default:
-				return d.errf(k2, "envs.%s: unknown key %q (known: read_only, protected)", name, k2.Value)
+				return d.errf(k2, "envs.%s: unknown key %q (known: %s)", name, k2.Value, strings.Join(envKeys, ", "))
 			}
 			return nil
 		})
@@ -373,6 +393,32 @@ func (d *decoder) envs(n *yaml.Node) error {
 		d.c.Envs[name] = e
 		return nil
 	})
+}
+
+var envKeys = []string{"read_only", "protected", "profile", "region", "endpoint_url", "color"}
+
+var hexColorRE = regexp.MustCompile(`^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
+
+// color reads a colour: "#rgb", "#rrggbb" or an ANSI number 0-255. Colour
+// names are refused rather than guessed: terminals disagree on them.
+func (d *decoder) color(n *yaml.Node, what string, dst *string) error {
+	s, err := d.scalar(n, what)
+	if err != nil {
+		return err
+	}
+	if n.Tag == "!!int" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 0 || v > 255 || !decimalRE.MatchString(s) {
+			return d.errf(n, "%s %s: an ANSI colour number is 0 to 255", what, s)
+		}
+		*dst = strconv.Itoa(v)
+		return nil
+	}
+	if n.Tag != "!!str" || !hexColorRE.MatchString(s) {
+		return d.errf(n, "%s %q: write a colour as \"#rrggbb\" (quoted: # starts a comment) or an ANSI number 0-255", what, s)
+	}
+	*dst = strings.ToLower(s)
+	return nil
 }
 
 // DynamoDB's own rule for table names: 3 to 255 of its characters.

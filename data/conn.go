@@ -214,6 +214,9 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
+		if uerr := asUnknownProfile(err, profile); uerr != err {
+			return nil, uerr
+		}
 		return nil, fmt.Errorf("loading AWS configuration: %w", err)
 	}
 	if cfg.Region == "" {

@@ -100,7 +100,10 @@ func DecodeGraphRun(item Item) GraphRun {
 
 // UserID is the user part of PK ("USER#12345" → "12345"); if PK does not
 // have that shape the whole PK is returned.
-func (r GraphRun) UserID() string { return strings.TrimPrefix(r.PK, graphUserPrefix) }
+func (r GraphRun) UserID() string { return GraphRunUser(r.PK) }
+
+// GraphRunUser is the user part of a graph run's PK, as UserID.
+func GraphRunUser(pk string) string { return strings.TrimPrefix(pk, graphUserPrefix) }
 
 func (GraphRun) Table() TableID { return TableGraphRuns }
 func (r GraphRun) Key() Item    { return KeyOf(TableGraphRuns, r.Raw) }

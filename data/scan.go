@@ -176,6 +176,7 @@ func (s *Store) ScanTable(ctx context.Context, table TableID, o ScanOptions, pro
 	for _, r := range results {
 		all = append(all, r...)
 	}
+	s.saw(table, all)
 	return all, firstErr
 }
 

@@ -48,6 +48,22 @@ type Store struct {
 	consumed float64
 
 	backoff backoff // zero means defaultBackoff; tests shorten it
+
+	// seen, when set, hears of every item a page or a scan returned.
+	seen func(TableID, []Item)
+}
+
+// OnItems makes the store tell fn of the items every Page and ScanTable
+// returns (the console's index of ids seen, for completion). fn runs on
+// the reading goroutine, so it must be quick and safe for concurrent use,
+// and it must not keep or change the items. Call it before the store is
+// shared.
+func (s *Store) OnItems(fn func(TableID, []Item)) { s.seen = fn }
+
+func (s *Store) saw(t TableID, items []Item) {
+	if s.seen != nil && len(items) > 0 {
+		s.seen(t, items)
+	}
 }
 
 // NewStore returns a Store reading the given physical tables through conn.

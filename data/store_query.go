@@ -39,6 +39,7 @@ func (s *Store) Page(ctx context.Context, sc Scope, req PageRequest) (Page[Recor
 	if err != nil {
 		return p, err
 	}
+	s.saw(sc.Table, items)
 	p.Items = make([]Record, 0, len(items))
 	for _, it := range items {
 		if r := Decode(sc.Table, it); r != nil {

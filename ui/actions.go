@@ -48,9 +48,10 @@ type actionState struct {
 	whole uint64
 }
 
-// actionRunner is everything an action's Cmd uses: immutable after New
-// apart from the audit log, which is opened once, on the first action, so a
-// session that never acts never creates the file.
+// actionRunner is everything an action's Cmd uses. It never changes after
+// it is made: a switch of connection makes a new one (reconnect), sharing
+// the audit log, which is opened once, on the first action, so a session
+// that never acts never creates the file.
 type actionRunner struct {
 	conn   *data.Conn
 	store  *data.Store
@@ -58,31 +59,43 @@ type actionRunner struct {
 	env    string
 	now    func() time.Time
 
-	auditPath string // "" → action.DefaultAuditPath()
-	auditOnce sync.Once
-	audit     *action.AuditLog
-	auditErr  error
+	audit *auditHandle
+}
+
+// auditHandle opens the audit log on first use and keeps it for every
+// connection of the session.
+type auditHandle struct {
+	path string // "" → action.DefaultAuditPath()
+	once sync.Once
+	log  *action.AuditLog
+	err  error
+}
+
+// reconnect is the runner for another connection, with the same audit log.
+func (r *actionRunner) reconnect(conn *data.Conn, store *data.Store, tables data.Tables, env string) *actionRunner {
+	return &actionRunner{conn: conn, store: store, tables: tables, env: env, now: r.now, audit: r.audit}
 }
 
 // auditLog opens the audit log on first use. Safe for concurrent use.
 func (r *actionRunner) auditLog() (*action.AuditLog, error) {
-	r.auditOnce.Do(func() {
-		path := r.auditPath
+	a := r.audit
+	a.once.Do(func() {
+		path := a.path
 		if path == "" {
-			path, r.auditErr = action.DefaultAuditPath()
-			if r.auditErr != nil {
+			path, a.err = action.DefaultAuditPath()
+			if a.err != nil {
 				return
 			}
 		}
-		r.audit, r.auditErr = action.OpenAuditLog(path)
+		a.log, a.err = action.OpenAuditLog(path)
 	})
-	return r.audit, r.auditErr
+	return a.log, a.err
 }
 
 // resolvedAuditPath is where :audit reads from.
 func (r *actionRunner) resolvedAuditPath() (string, error) {
-	if r.auditPath != "" {
-		return r.auditPath, nil
+	if r.audit.path != "" {
+		return r.audit.path, nil
 	}
 	return action.DefaultAuditPath()
 }
@@ -154,19 +167,24 @@ func (m *Model) initActions(o Options) {
 		// Writes go where the reads come from.
 		conn = o.Store.Conn()
 	}
-	m.act.run = &actionRunner{conn: conn, store: o.Store, tables: m.ctx.Tables, env: m.env, now: o.Now, auditPath: o.AuditPath}
-	if m.readOnly {
-		// Dangerous actions are not offered at all: help and hints no
-		// longer list them, nor the dialog's keys.
-		km.Actions = slices.Clone(km.Actions)
-		for i := range km.Actions {
-			if km.Actions[i].Dangerous {
-				km.Actions[i].Binding.SetEnabled(false)
-			}
+	m.act.run = &actionRunner{conn: conn, store: o.Store, tables: m.ctx.Tables, env: m.env, now: o.Now, audit: &auditHandle{path: o.AuditPath}}
+	m.offerActions()
+}
+
+// offerActions enables the action keys the mode allows: in read-only mode
+// dangerous actions are not offered at all (help and hints no longer list
+// them, nor the dialog's keys); otherwise every one is, as configured.
+// Called again when a switch of connection changes the mode.
+func (m *Model) offerActions() {
+	km := &m.ctx.Keys
+	km.Actions = slices.Clone(m.act.keys)
+	for i := range km.Actions {
+		if m.readOnly && km.Actions[i].Dangerous {
+			km.Actions[i].Binding.SetEnabled(false)
 		}
-		km.Confirm.SetEnabled(false)
-		km.Deny.SetEnabled(false)
 	}
+	km.Confirm.SetEnabled(!m.readOnly)
+	km.Deny.SetEnabled(!m.readOnly)
 }
 
 // actionHelpNotes are the help screen's sentences about actions: that
@@ -226,6 +244,10 @@ func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.
 		return m, nil, true
 	case m.act.busy != 0:
 		m.setFlash("an action is still running; wait for its result", true)
+		return m, nil, true
+	case m.where.pending != "":
+		// The rows shown are about to be dropped for another env's.
+		m.setFlash("connecting to "+m.where.pending+": actions wait until the switch is done", true)
 		return m, nil, true
 	}
 	// A key may act on several tables (the kill switch: API keys and

@@ -38,6 +38,8 @@ type command struct {
 	views.CommandSpec
 	pane views.PaneID
 	root func(m Model, a views.Args) (tea.Model, tea.Cmd)
+	// rootComplete offers a root command's argument values (nil: none).
+	rootComplete func(m Model) []string
 }
 
 // commands lists every command, the panes' in tab order then the root's:
@@ -54,7 +56,7 @@ func commands() []command {
 
 // rootCommands are the commands no pane owns.
 func rootCommands() []command {
-	return []command{
+	return append(whereCommands(), []command{
 		{CommandSpec: views.CommandSpec{Name: string(VerbAudit), Usage: ":audit [n]", Arg: views.ArgOptional},
 			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.openAudit(a.Arg) }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbQuit), Aliases: []string{"quit", "q!"}, Usage: ":q"},
@@ -78,7 +80,7 @@ func rootCommands() []command {
 		{CommandSpec: scanSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
 			return m.openScan(data.TableID(a.Arg), scanSegments(a))
 		}},
-	}
+	}...)
 }
 
 func specFor(word string) (command, bool) {
@@ -331,6 +333,12 @@ func tokenize(line string) ([]string, error) {
 // candidate values of the command's first or second (arg 1, 2) positional
 // argument (ids seen on screen) and may be nil.
 func Complete(line string, ids func(v Verb, arg int) []string) []string {
+	return complete(line, ids, nil)
+}
+
+// complete is Complete with optIDs, the values offered for an option
+// (key=…) beside its documented ones; nil offers none.
+func complete(line string, ids func(v Verb, arg int) []string, optIDs func(v Verb, key string) []string) []string {
 	// Keep everything up to the last word as typed.
 	cut := strings.LastIndexFunc(line, unicode.IsSpace) + 1
 	head, word := line[:cut], line[cut:]
@@ -348,6 +356,11 @@ func Complete(line string, ids func(v Verb, arg int) []string) []string {
 				if o.Key == strings.ToLower(k) {
 					for _, v := range o.Values {
 						cands = append(cands, k+"="+v)
+					}
+					if optIDs != nil {
+						for _, v := range optIDs(Verb(spec.Name), o.Key) {
+							cands = append(cands, k+"="+quoteArg(v))
+						}
 					}
 				}
 			}

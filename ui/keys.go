@@ -3,6 +3,8 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/views"
 )
 
 // key routes a key press by mode. While a prompt, dialog or the help screen
@@ -110,8 +112,9 @@ func (m Model) commandKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		line := m.input.Value()
 		m.mode = modeNormal
 		m.input.Blur()
-		m.remember(line)
-		return m.run(line)
+		save := m.remember(line)
+		nm, cmd := m.run(line)
+		return nm, tea.Batch(save, cmd)
 	case key.Matches(k, km.CompleteNext):
 		m.complete(1)
 		return m, nil
@@ -153,17 +156,6 @@ func (m Model) updateInput(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// remember appends a command to the history (not repeating the last one).
-func (m *Model) remember(line string) {
-	if line == "" || (len(m.history) > 0 && m.history[len(m.history)-1] == line) {
-		return
-	}
-	m.history = append(m.history, line)
-	if len(m.history) > 200 {
-		m.history = m.history[len(m.history)-200:]
-	}
-}
-
 // browse moves through the history; past the newest entry it restores what
 // was being typed.
 func (m *Model) browse(dir int) {
@@ -185,7 +177,7 @@ func (m *Model) browse(dir int) {
 // complete replaces the line with the next completion; repeated tabs cycle.
 func (m *Model) complete(dir int) {
 	if m.comps == nil {
-		m.comps = Complete(m.input.Value(), m.completionIDs)
+		m.comps = complete(m.input.Value(), m.completionIDs, m.completionOptIDs)
 		m.compPos = -1
 		if len(m.comps) == 0 {
 			m.setFlash("no completion", false)
@@ -206,19 +198,57 @@ func (m *Model) complete(dir int) {
 	m.input.CursorEnd()
 }
 
-// completionIDs offers ids already on screen as arguments: those the
-// command's pane offers (CommandSpec.Complete, Complete2 for the second).
+// completionIDs offers a command's argument values: those its pane shows
+// (CommandSpec.Complete, Complete2 for the second argument), and for the
+// first those of its kind the console has read anywhere so far
+// (CommandSpec.Seen, newest first) and a root command's own (env, profile
+// and region names). A value that carries a credential is never offered:
+// completing it would show it.
 func (m Model) completionIDs(v Verb, arg int) []string {
 	c, ok := specFor(string(v))
 	if !ok {
 		return nil
 	}
-	complete := c.Complete
+	p := m.Pane(c.pane)
 	if arg == 2 {
-		complete = c.Complete2
+		if p != nil && c.Complete2 != nil {
+			return completable(c.Complete2(p))
+		}
+		return nil
 	}
-	if p := m.Pane(c.pane); p != nil && complete != nil {
-		return complete(p)
+	var out []string
+	if c.rootComplete != nil {
+		out = append(out, c.rootComplete(m)...)
+	}
+	if p != nil && c.Complete != nil {
+		out = append(out, c.Complete(p)...)
+	}
+	out = append(out, m.ctx.Seen.Values(c.Seen, "", 0)...)
+	return completable(out)
+}
+
+// completionOptIDs offers the seen values of an option's kind
+// (OptSpec.Seen: :sandboxes track=…, :inbox … type=…).
+func (m Model) completionOptIDs(v Verb, key string) []string {
+	c, ok := specFor(string(v))
+	if !ok {
+		return nil
+	}
+	for _, o := range c.Opts {
+		if o.Key == key {
+			return completable(m.ctx.Seen.Values(o.Seen, "", 0))
+		}
 	}
 	return nil
+}
+
+// completable keeps the values completion may show.
+func completable(vals []string) []string {
+	out := vals[:0:0]
+	for _, v := range vals {
+		if views.Completable(v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }

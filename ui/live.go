@@ -88,6 +88,11 @@ func (m Model) pollTick() tea.Cmd {
 // (Apply), so does an open confirmation, and the feed is always asked for
 // the next one.
 func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
+	if b.From != nil && b.From != m.live.feed {
+		// Made by the feed of a connection the console has left: its
+		// records belong to another env, and that feed is closed.
+		return m, nil
+	}
 	var cmds []tea.Cmd
 	for _, h := range b.Health {
 		cmds = append(cmds, m.noteHealth(h))
@@ -99,6 +104,7 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 		p.Tail(b.Records, b.Dropped)
 	}
 	m.noteLineage(b.Lineage)
+	cmds = append(cmds, noteSeen(m.ctx.Seen, b.Records))
 	if len(b.Records) > 0 {
 		changes := toChanges(b.Records)
 		cmds = append(cmds, m.changesToDialog(changes))

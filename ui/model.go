@@ -12,6 +12,7 @@ import (
 	"opsdeck/data/secret"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/ui/history"
 	"opsdeck/ui/lineedit"
 	"opsdeck/ui/livefeed"
 	"opsdeck/views"
@@ -94,6 +95,11 @@ type Model struct {
 
 	// guard recovers from panics and logs them (recover.go).
 	guard *panicGuard
+
+	// where is the connection and switching it (where.go); hist the
+	// history file (cmdhistory.go).
+	where whereState
+	hist  *history.File
 }
 
 // New builds the console. It does no I/O: the first page of the active pane
@@ -105,6 +111,13 @@ func New(o Options) Model {
 	o.Keys = o.Keys.WithPanes(paneKeys())
 	if o.Theme.Name == "" {
 		o.Theme = themes.Dark()
+	}
+	if s := o.Session; s != nil {
+		o.Store, o.Conn, o.Tables, o.Env, o.Feed = s.Store, s.Conn, s.Tables, s.Env, s.Feed
+		o.Demand = nil
+		if s.Feed != nil {
+			o.Demand = s.Demand
+		}
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -124,6 +137,9 @@ func New(o Options) Model {
 		ReadOnly:    o.ReadOnly,
 		PageSize:    o.PageSize,
 		ReadTimeout: o.ReadTimeout,
+	}
+	if o.Session != nil {
+		ctx.Seen = o.Session.Seen
 	}
 	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly, autoTheme: o.AutoTheme && !o.NoColor,
 		guard: &panicGuard{log: o.DebugLog}}
@@ -155,6 +171,8 @@ func New(o Options) Model {
 	m.initActions(o)
 	m.initLive(o)
 	m.frames = &frameHold{}
+	m.initWhere(o)
+	m.initHistory(o)
 	return m
 }
 
@@ -228,6 +246,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case livefeed.BatchMsg:
 		return m.onBatch(msg)
+	case switchedMsg:
+		return m.onSwitched(msg)
+	case tailSwappedMsg:
+		return m.onTailSwapped(msg)
+	case historyErrMsg:
+		// Said once: the file is left alone for the rest of the session.
+		m.hist = nil
+		m.setFlash(msg.err.Error()+" (history kept for this session only)", true)
+		return m, nil
 	case views.PollMsg:
 		return m.onPollDone(msg)
 	case pollTickMsg:

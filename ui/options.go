@@ -13,13 +13,33 @@ import (
 	"opsdeck/data/action"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/ui/history"
 	"opsdeck/ui/livefeed"
+	"opsdeck/ui/session"
 	"opsdeck/views"
 )
 
 // Options is everything the console needs; main builds it from flags and
 // the config file.
 type Options struct {
+	// Session is the connection the console starts on (main opens it).
+	// When set it gives Store, Conn, Tables, Env, Feed and Demand (those
+	// fields are then ignored), the seen ids completion offers, and
+	// whether its env is protected; the console may swap it for another
+	// (Connector). Tests that need no switch set the fields below instead.
+	Session *session.Session
+	// Connector opens the session of another env, profile or region
+	// (:env, :profile, :region); nil: the console cannot switch.
+	Connector session.Connector
+
+	// History is the command history file (nil: the history lasts this
+	// session only); HistoryLines are its lines at start, oldest first;
+	// HistoryErr, when set, is why it could not be read (the console says
+	// so and starts anyway).
+	History      *history.File
+	HistoryLines []string
+	HistoryErr   error
+
 	Store  *data.Store
 	Conn   *data.Conn
 	Tables data.Tables

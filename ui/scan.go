@@ -76,6 +76,10 @@ func (m Model) openScan(table data.TableID, segments int) (tea.Model, tea.Cmd) {
 		m.setFlash("scan: no database connection", true)
 		return m, nil
 	}
+	if m.where.pending != "" {
+		m.setFlash("connecting to "+m.where.pending+": a scan waits until the switch is done", true)
+		return m, nil
+	}
 	if _, ok := views.ScanPane(table); !ok {
 		m.setFlash("scan: unknown table \""+inert.String(string(table))+"\"", true)
 		return m, nil

@@ -22,7 +22,7 @@ import (
 func (m Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
-	v.WindowTitle = "opsdeck"
+	v.WindowTitle = m.windowTitle()
 	if m.quitting {
 		return v
 	}
@@ -129,9 +129,34 @@ func (m Model) tabBar(w int) string {
 	for level := 1; level <= 2 && lipgloss.Width(left) > w; level++ {
 		left = render(level)
 	}
-	right := th.Muted.Render("opsdeck ")
-	if lipgloss.Width(left)+lipgloss.Width(right) <= w {
-		return fitLine(left+strings.Repeat(" ", w-lipgloss.Width(left)-lipgloss.Width(right))+right, w)
+	// On the right, where the console is: the badge when actions need a
+	// typed confirmation, the env in its colour, the profile and region;
+	// less as room runs short, the badge last of all; "opsdeck" when there
+	// is nothing to warn about and no room for the env.
+	badge := m.badgeView()
+	envName := m.envStyle(th.Muted).Render(inert.Line(orDash(m.env), 24))
+	var aws []string
+	for _, s := range []string{m.profile, m.where.region} {
+		if s != "" {
+			aws = append(aws, inert.Line(s, 24))
+		}
+	}
+	full := envName
+	if len(aws) > 0 {
+		full += th.Muted.Render(" · " + strings.Join(aws, " · "))
+	}
+	for _, right := range []string{
+		strings.TrimSpace(badge+" "+full) + " ",
+		strings.TrimSpace(badge+" "+envName) + " ",
+		badge + " ",
+		th.Muted.Render("opsdeck "),
+	} {
+		if strings.TrimSpace(right) == "" {
+			continue
+		}
+		if lipgloss.Width(left)+lipgloss.Width(right) <= w {
+			return fitLine(left+strings.Repeat(" ", w-lipgloss.Width(left)-lipgloss.Width(right))+right, w)
+		}
 	}
 	return fitLine(left, w)
 }
@@ -182,13 +207,17 @@ func (m Model) statusBar(w int) string {
 	if m.readOnly {
 		parts = append(parts, th.ROBadge.Render(" RO "))
 	}
+	if b := m.badgeView(); b != "" {
+		parts = append(parts, b)
+	}
+	badges := len(parts)
 	kv := func(k, v string) string {
 		return th.StatusKey.Render(k+" ") + th.StatusValue.Render(inert.Line(v, 40))
 	}
 	if a := m.alerts(); a != "" {
 		parts = append(parts, th.Error.Render(inert.Line(a, 60)))
 	}
-	parts = append(parts, kv("env", orDash(m.env)))
+	parts = append(parts, th.StatusKey.Render("env ")+m.envStyle(th.StatusValue).Render(inert.Line(orDash(m.env), 40)))
 	st := m.panes[m.active].Status()
 	if h := m.healthSummary(); h != "" && !st.Tail {
 		// The Stream pane shows every table's state in the message slot.
@@ -197,6 +226,8 @@ func (m Model) statusBar(w int) string {
 	if m.profile != "" {
 		parts = append(parts, kv("profile", m.profile))
 	}
+	// Against AWS "at" is the region; with a custom endpoint the tab
+	// bar, the window title and :env name the region.
 	parts = append(parts, kv("at", orDash(m.endpoint)))
 	if st.HasReq {
 		parts = append(parts, kv("last", strconv.FormatFloat(st.Consumed, 'f', -1, 64)+" RCU"))
@@ -224,7 +255,7 @@ func (m Model) statusBar(w int) string {
 		room := w - lipgloss.Width(left) - 3
 		if room < 20 {
 			// A narrow terminal: the message matters more than the endpoint.
-			left = strings.Join(parts[:min(len(parts), 1+boolInt(m.readOnly))], " ")
+			left = strings.Join(parts[:min(len(parts), 1+badges)], " ")
 			room = w - lipgloss.Width(left) - 3
 		}
 		left += th.Muted.Render(" │ ") + style.Render(inert.Line(msg, max(room, 1)))
@@ -284,13 +315,6 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // inputStyles dress the command and filter lines: escapes of characters

@@ -27,6 +27,10 @@ type Context struct {
 	// hold the pointer.
 	Store  *data.Store
 	Tables data.Tables
+	// Seen is the ids read so far through Store (completion offers
+	// them); nil when nothing collects them. The root swaps Store,
+	// Tables and Seen together when the console switches connection.
+	Seen *Seen
 
 	// Now is the clock relative times are computed against. Tests fix it so
 	// that golden files never hold wall-clock times.

@@ -247,8 +247,8 @@ func delegationsPane() PaneSpec {
 		Commands: []CommandSpec{
 			{
 				Name: "delegations", Usage: ":delegations <audience>", Arg: ArgRequired,
-				Complete: values(data.TableDelegations, "audience"),
-				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowDelegations(a.Arg) },
+				Complete: values(data.TableDelegations, "audience"), Seen: KindAudience,
+				Run: func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowDelegations(a.Arg) },
 			},
 			{
 				Name: "delegation", Usage: ":delegation <link>", Arg: ArgRequired,
@@ -260,7 +260,7 @@ func delegationsPane() PaneSpec {
 				// service runs; either alone reads its own index.
 				Name: "subscriptions", Usage: ":subscriptions [customer] [provider=<did>]", Arg: ArgOptional,
 				Opts: []OptSpec{{Key: "provider"}}, ArgOrOptNeeded: true,
-				Complete: values(data.TableSubscriptions, "customer"),
+				Complete: values(data.TableSubscriptions, "customer"), Seen: KindCustomer,
 				Run: func(p Pane, a Args) tea.Cmd {
 					return p.(*Delegations).ShowCustomerSubscriptions(a.Arg, a.Opt("provider"))
 				},
@@ -273,7 +273,7 @@ func delegationsPane() PaneSpec {
 			{
 				Name: "consumers", Usage: ":consumers <consumer>|provider=<did>", Arg: ArgOptional,
 				Opts: []OptSpec{{Key: "provider"}}, ArgOrOpt: "a consumer", ArgOrOptNeeded: true,
-				Complete: values(data.TableConsumers, "consumer"),
+				Complete: values(data.TableConsumers, "consumer"), Seen: KindConsumer,
 				Run: func(p Pane, a Args) tea.Cmd {
 					if pr := a.Opt("provider"); pr != "" {
 						return p.(*Delegations).ShowProviderConsumers(pr)

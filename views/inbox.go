@@ -124,7 +124,8 @@ func inboxPane() PaneSpec {
 			// Both options may be given: the type prefix selects
 			// EventTypeIndex and the status prefix then becomes a filter.
 			Name: "inbox", Usage: ":inbox <userId> [type=<prefix>] [status=<prefix>]", Arg: ArgRequired,
-			Opts: []OptSpec{{Key: "type"}, {Key: "status", Values: eventStatuses}},
+			Opts: []OptSpec{{Key: "type", Seen: KindEventType}, {Key: "status", Values: eventStatuses}},
+			Seen: KindInboxUser,
 			Complete: func(p Pane) []string {
 				if u := p.(*Inbox).User(); u != "" {
 					return []string{u}

@@ -143,6 +143,11 @@ type Pane interface {
 	// back). Zero when there is none.
 	SelectedRecord() (table data.TableID, item data.Item, ok bool)
 	CurrentScope() data.Scope
+	// Reconnect drops everything read through the previous connection
+	// (rows, counts, records, a scan result) and keeps the scope: the
+	// console switched env, profile or region (the root has set
+	// Context.Store first). The next Init loads again (reconnect.go).
+	Reconnect()
 }
 
 // Defaults gives a pane the capabilities it lacks, as no-ops: a pane
@@ -184,6 +189,7 @@ func (Defaults) SelectedRecord() (data.TableID, data.Item, bool) {
 	return "", nil, false
 }
 func (Defaults) CurrentScope() data.Scope { return data.Scope{} }
+func (Defaults) Reconnect()               {}
 
 // Status is a pane's state for the title line and the status bar.
 type Status struct {

@@ -131,6 +131,10 @@ type CommandSpec struct {
 	Complete func(p Pane) []string
 	// Complete2 offers values of the second positional argument (Arg2).
 	Complete2 func(p Pane) []string
+	// Seen is the kind of id the argument is: completion also offers the
+	// values of that kind the console has read so far (Context.Seen),
+	// whichever pane read them. SeenNone: none.
+	Seen IDKind
 	// Run does the command on the owning pane, which the root shows.
 	// Nil for the root's commands (ui runs those).
 	Run func(p Pane, a Args) tea.Cmd
@@ -146,6 +150,8 @@ type OptSpec struct {
 	// Check validates a value (nil: any). Its error is shown with the
 	// command's usage.
 	Check func(v string) error
+	// Seen is the kind of id the value is (CommandSpec.Seen).
+	Seen IDKind
 }
 
 // MaxOpts is the most options one command line carries (Args.Opts).

@@ -147,7 +147,7 @@ func sandboxesPane() PaneSpec {
 		},
 		Commands: []CommandSpec{{
 			Name: "sandboxes", Usage: ":sandboxes [status=S|track=T|key=K]",
-			Opts:   []OptSpec{{Key: "status", Values: sandboxStatuses}, {Key: "track"}, {Key: "key"}},
+			Opts:   []OptSpec{{Key: "status", Values: sandboxStatuses}, {Key: "track", Seen: KindTrack}, {Key: "key", Seen: KindSandbox}},
 			OneOpt: true,
 			Run: func(p Pane, a Args) tea.Cmd {
 				k, v := a.FirstOpt()

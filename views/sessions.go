@@ -225,6 +225,7 @@ func sessionsPane() PaneSpec {
 			{
 				Name: "sessions", Usage: ":sessions [projectId|status=S]", Arg: ArgOptional,
 				Opts: []OptSpec{{Key: "status", Values: sessionStatuses}}, OneOpt: true, ArgOrOpt: "a project id",
+				Seen: KindProject,
 				Complete: func(p Pane) []string {
 					if pr := p.(*Sessions).Project(); pr != "" {
 						return []string{pr}
@@ -243,7 +244,7 @@ func sessionsPane() PaneSpec {
 				},
 			},
 			{
-				Name: "session", Usage: ":session <sessionId>", Arg: ArgRequired,
+				Name: "session", Usage: ":session <sessionId>", Arg: ArgRequired, Seen: KindSession,
 				Complete: func(p Pane) []string { return p.(*Sessions).IDs() },
 				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Sessions).ShowSession(a.Arg) },
 			},

@@ -37,6 +37,8 @@ type Stream struct {
 	Defaults
 	ctx  *Context
 	live *streamview.Model
+	opts StreamOptions
+	w, h int
 }
 
 // StreamOptions tune the Stream pane.
@@ -50,7 +52,13 @@ type StreamOptions struct {
 
 // NewStream builds the pane; table narrows it to one table ("" = all).
 func NewStream(c *Context, table data.TableID, o StreamOptions) *Stream {
-	m := streamview.New(streamview.Options{
+	m := newStreamModel(c, o)
+	m.SetTable(table)
+	return &Stream{ctx: c, live: m, opts: o}
+}
+
+func newStreamModel(c *Context, o StreamOptions) *streamview.Model {
+	return streamview.New(streamview.Options{
 		Theme:    c.Theme,
 		Keys:     c.Keys,
 		Buffer:   o.Buffer,
@@ -58,8 +66,6 @@ func NewStream(c *Context, table data.TableID, o StreamOptions) *Stream {
 		Mask:     secret.Default,
 		Summary:  Summary,
 	})
-	m.SetTable(table)
-	return &Stream{ctx: c, live: m}
 }
 
 // Live is the model behind the pane (tests read what it holds).
@@ -87,12 +93,15 @@ func (s *Stream) ID() PaneID                 { return PaneStream }
 func (s *Stream) Title() string              { return s.live.Title() }
 func (s *Stream) Update(msg tea.Msg) tea.Cmd { return s.live.Update(msg) }
 func (s *Stream) View() string               { return s.live.View() }
-func (s *Stream) SetSize(w, h int)           { s.live.SetSize(max(w, 0), max(h, 0)) }
-func (s *Stream) Help() []key.Binding        { return s.live.Help() }
-func (s *Stream) SetFilter(text string)      { s.live.SetFilter(text) }
-func (s *Stream) Filter() string             { return s.live.Filter() }
-func (s *Stream) Back() bool                 { return s.live.Back() }
-func (s *Stream) SetTheme(th themes.Theme)   { s.live.SetTheme(th) }
+func (s *Stream) SetSize(w, h int) {
+	s.w, s.h = max(w, 0), max(h, 0)
+	s.live.SetSize(s.w, s.h)
+}
+func (s *Stream) Help() []key.Binding      { return s.live.Help() }
+func (s *Stream) SetFilter(text string)    { s.live.SetFilter(text) }
+func (s *Stream) Filter() string           { return s.live.Filter() }
+func (s *Stream) Back() bool               { return s.live.Back() }
+func (s *Stream) SetTheme(th themes.Theme) { s.live.SetTheme(th) }
 
 // Status reports the records held; there is never a load running.
 func (s *Stream) Status() Status {

@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
+	"opsdeck/data/privfile"
 )
 
 // The audit log answers "who changed this row, when, and under which
@@ -84,79 +85,14 @@ func DefaultAuditPath() (string, error) {
 // without following a symbolic link planted in its place. An existing file
 // with looser permissions is tightened to 0600.
 func OpenAuditLog(path string) (*AuditLog, error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("audit log: %w", err)
-	}
-	if err := checkAuditDir(dir); err != nil {
+	if err := privfile.CheckDir(filepath.Dir(path), "audit log", true); err != nil {
 		return nil, err
 	}
-	f, err := openAuditFile(path)
+	f, err := privfile.Open(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, "audit log", privfile.Options{OneLink: true})
 	if err != nil {
 		return nil, err
-	}
-	if fi, err := f.Stat(); err == nil && fi.Mode().Perm()&0o077 != 0 {
-		if err := f.Chmod(0o600); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("audit log %s is readable by others and cannot be restricted: %w", path, err)
-		}
 	}
 	return &AuditLog{path: path, f: f}, nil
-}
-
-// checkAuditDir refuses a directory that is a symbolic link, not a
-// directory, or someone else's, and tightens its mode to 0700.
-func checkAuditDir(dir string) error {
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return fmt.Errorf("audit log: %w", err)
-	}
-	switch {
-	case fi.Mode()&os.ModeSymlink != 0:
-		return fmt.Errorf("audit log directory %s is a symbolic link; opsdeck will not follow it (remove it, or set XDG_STATE_HOME)", dir)
-	case !fi.IsDir():
-		return fmt.Errorf("audit log directory %s is not a directory", dir)
-	}
-	if err := ownedByUser(fi); err != nil {
-		return fmt.Errorf("audit log directory %s: %w", dir, err)
-	}
-	if fi.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("audit log directory %s is open to others and cannot be restricted: %w", dir, err)
-		}
-	}
-	return nil
-}
-
-// openAuditFile opens the log for appending without following a symbolic
-// link and without blocking on a FIFO, then checks what was opened.
-func openAuditFile(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow|noBlock, 0o600)
-	if err != nil {
-		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
-			return nil, fmt.Errorf("audit log %s is a symbolic link; opsdeck will not follow it (remove it)", path)
-		} else if lerr == nil && !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("audit log %s is not a regular file", path)
-		}
-		return nil, fmt.Errorf("audit log: %w", err)
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("audit log %s is not a regular file", path)
-	}
-	if err == nil {
-		err = ownedByUser(fi)
-	}
-	if err == nil && links(fi) > 1 {
-		// A hard link planted in the directory would send the lines to
-		// another file too.
-		err = fmt.Errorf("audit log %s has %d hard links; opsdeck writes only to a file of its own", path, links(fi))
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
 }
 
 // Path is where the log is written.
@@ -209,7 +145,7 @@ func ReadAudit(path string, n int) ([]AuditEntry, error) {
 	// Non-blocking: opening a FIFO planted in the log's place for reading
 	// would otherwise wait for a writer for ever; only a regular file is
 	// read.
-	f, err := os.OpenFile(path, os.O_RDONLY|noBlock, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|privfile.NonBlock, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

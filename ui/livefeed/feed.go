@@ -67,6 +67,9 @@ type BatchMsg struct {
 	// previous batch (one per table: the counts are running totals).
 	Lineage []stream.Lineage
 	Dropped int
+	// From is the feed that made the batch: after a switch of connection
+	// the program drops a batch the old feed made before it was closed.
+	From *Feed
 }
 
 // Stats is a snapshot of the Feed's counters, for the status bar and tests.
@@ -261,7 +264,7 @@ func (f *Feed) take() (BatchMsg, bool) {
 	if len(f.records) == 0 && len(f.health) == 0 && len(f.lineage) == 0 && f.dropped == 0 {
 		return BatchMsg{}, false
 	}
-	m := BatchMsg{Records: f.records, Health: f.health, Lineage: f.lineage, Dropped: f.dropped}
+	m := BatchMsg{Records: f.records, Health: f.health, Lineage: f.lineage, Dropped: f.dropped, From: f}
 	// Fresh slices: the batch now belongs to the program.
 	f.records, f.health, f.lineage, f.dropped, f.bytes = nil, nil, nil, 0, 0
 	f.stats.Pending = 0

@@ -1,6 +1,6 @@
 //go:build unix
 
-package action
+package privfile
 
 import (
 	"fmt"
@@ -8,16 +8,16 @@ import (
 	"syscall"
 )
 
-// O_NOFOLLOW makes opening a symbolic link fail; O_NONBLOCK keeps a FIFO
-// planted in the log's place from blocking the open (it has no effect on a
-// regular file, which is all that is accepted afterwards).
+// O_NOFOLLOW makes opening a symbolic link fail; O_NONBLOCK (NonBlock:
+// also for readers of such a file) keeps a FIFO planted in the file's place
+// from blocking the open (regular files, all that is accepted afterwards,
+// ignore it).
 const (
 	noFollow = syscall.O_NOFOLLOW
-	noBlock  = syscall.O_NONBLOCK
+	NonBlock = syscall.O_NONBLOCK
 )
 
-// ownedByUser refuses a file or directory another user owns: they could
-// read the log, or swap it.
+// ownedByUser refuses a file or directory another user owns.
 func ownedByUser(fi os.FileInfo) error {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package action
+package privfile
 
 import "os"
 
@@ -8,7 +8,7 @@ import "os"
 // directory and file checks that os offers still run.
 const (
 	noFollow = 0
-	noBlock  = 0
+	NonBlock = 0
 )
 
 func ownedByUser(os.FileInfo) error { return nil }

@@ -1,0 +1,118 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"opsdeck/data"
+)
+
+func seenItem(kv ...string) data.Item {
+	it := data.Item{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		it[kv[i]] = &types.AttributeValueMemberS{Value: kv[i+1]}
+	}
+	return it
+}
+
+func TestSeenCollectsIdsByKind(t *testing.T) {
+	s := NewSeen()
+	s.Items(data.TableSessions, []data.Item{
+		seenItem("sessionId", "sess-1", "projectId", "proj-a", "status", "RUNNING"),
+		seenItem("sessionId", "sess-2", "projectId", "proj-b", "status", "RUNNING"),
+	})
+	s.Items(data.TableGraphRuns, []data.Item{seenItem("PK", "USER#u-7", "SK", "RUN#r-1", "runId", "r-1")})
+	s.Items(data.TableEvents, []data.Item{seenItem("user_id", "u-inbox", "timestamp#event_id", "1#e", "event_id", "e", "event_type", "order.created")})
+	s.Items(data.TableSandboxes, []data.Item{seenItem("PK", "SANDBOX#sb-1", "SK", "META", "sandbox_id", "sb-1", "allocated_to_track", "net-101", "idempotency_key", "idem-9")})
+	s.Items(data.TableDelegations, []data.Item{seenItem("link", "bafy1", "audience", "did:key:aud")})
+	s.Items(data.TableSubscriptions, []data.Item{seenItem("subscription", "sub", "provider", "did:web:p", "customer", "did:mailto:c")})
+	s.Items(data.TableConsumers, []data.Item{seenItem("subscription", "sub", "provider", "did:web:p", "consumer", "did:key:cons")})
+
+	for _, tc := range []struct {
+		k    IDKind
+		want string
+	}{
+		{KindSession, "sess-2,sess-1"}, // newest first
+		{KindProject, "proj-b,proj-a"},
+		{KindRunUser, "u-7"},
+		{KindRun, "r-1"},
+		{KindInboxUser, "u-inbox"},
+		{KindEventType, "order.created"},
+		{KindTrack, "net-101"},
+		{KindSandbox, "idem-9"},
+		{KindAudience, "did:key:aud"},
+		{KindCustomer, "did:mailto:c"},
+		{KindConsumer, "did:key:cons"},
+	} {
+		if got := strings.Join(s.Values(tc.k, "", 0), ","); got != tc.want {
+			t.Errorf("kind %d: %q, want %q", tc.k, got, tc.want)
+		}
+	}
+	if got := s.Values(KindSession, "SESS-1", 0); len(got) != 1 || got[0] != "sess-1" {
+		t.Errorf("prefix, case ignored: %q", got)
+	}
+	// Seen again: newest again.
+	s.Items(data.TableSessions, []data.Item{seenItem("sessionId", "sess-1", "projectId", "proj-a")})
+	if got := strings.Join(s.Values(KindSession, "", 0), ","); got != "sess-1,sess-2" {
+		t.Errorf("after re-seeing sess-1: %s", got)
+	}
+}
+
+func TestSeenNeverKeepsSecrets(t *testing.T) {
+	s := NewSeen()
+	jwt := "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+	s.Items(data.TableSessions, []data.Item{
+		seenItem("sessionId", jwt, "projectId", "https://u:hunter2@example.com/p"),
+		seenItem("sessionId", "sess-\x1b[2J", "projectId", "proj\u202e"),
+		seenItem("sessionId", "sess-ok", "projectId", "Bearer abcdefghijklmnopqrstuvwxyz0123"),
+		seenItem("sessionId", "bad\xff"),
+	})
+	// Control and invisible characters are kept (the command line shows
+	// them inert: completion is how an untypeable id is reached); tokens
+	// never.
+	if got := s.Values(KindSession, "", 0); strings.Join(got, ",") != "bad\xff,sess-ok,sess-\x1b[2J" {
+		t.Fatalf("sessions kept: %q", got)
+	}
+	if got := s.Values(KindProject, "", 0); strings.Join(got, ",") != "proj\u202e" {
+		t.Fatalf("projects kept: %q", got)
+	}
+	s.Add(KindRun, jwt)
+	if got := s.Values(KindRun, "", 0); len(got) != 0 {
+		t.Fatalf("Add kept a token: %q", got)
+	}
+}
+
+func TestSeenIsBounded(t *testing.T) {
+	s := NewSeen()
+	for i := 0; i < SeenPerKind+50; i++ {
+		s.Add(KindRun, fmt.Sprintf("r-%04d", i))
+	}
+	got := s.Values(KindRun, "", 0)
+	if len(got) != SeenPerKind || got[0] != fmt.Sprintf("r-%04d", SeenPerKind+49) || got[len(got)-1] != "r-0050" {
+		t.Fatalf("%d kept, newest %q, oldest %q", len(got), got[0], got[len(got)-1])
+	}
+	if got := s.Values(KindRun, "", 3); len(got) != 3 {
+		t.Fatalf("limit: %d", len(got))
+	}
+	var nilSeen *Seen
+	nilSeen.Add(KindRun, "x") // no panic
+	if nilSeen.Values(KindRun, "", 0) != nil {
+		t.Fatal("nil Seen has values")
+	}
+}
+
+// Every attribute the index reads is one the table's schema documents, so
+// a renamed attribute cannot silently empty completion.
+func TestSeenAttributesAreInTheSchema(t *testing.T) {
+	for table, attrs := range seenAttrs {
+		s := data.MustSchema(table)
+		for _, a := range attrs {
+			if _, ok := s.Attrs[a.attr]; !ok && s.PK.Name != a.attr {
+				t.Errorf("%s: %q is not in the schema", table, a.attr)
+			}
+		}
+	}
+}
