@@ -169,7 +169,11 @@ func (m Model) titleLine(w int) string {
 	st := p.Status()
 	var info []string
 	if !st.Tail {
-		rows := plural(st.Rows, "row")
+		noun := st.Noun
+		if noun == "" {
+			noun = "row"
+		}
+		rows := plural(st.Rows, noun)
 		if p.Filter() != "" {
 			rows = strconv.Itoa(st.Visible) + "/" + rows
 		}

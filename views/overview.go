@@ -93,6 +93,11 @@ type Overview struct {
 
 	firing map[string]bool // alerts on at the last count or change
 
+	// orphan: the count in flight was started through a connection the
+	// console has since left (Reconnect); its answer is dropped and a
+	// count through the new connection starts instead.
+	orphan bool
+
 	paintCache *[numRoles]themes.Paint
 	paintTheme string
 }
@@ -187,6 +192,12 @@ func (p *Overview) Update(msg tea.Msg) tea.Cmd {
 	case overviewCountedMsg:
 		if msg.req != p.req {
 			return nil
+		}
+		if p.orphan {
+			// Counted through the connection the console has left: count
+			// again through the new one (this keeps the timer's chain).
+			p.orphan, p.counting = false, false
+			return p.recount()
 		}
 		return p.counted(msg.ov)
 	case overviewTickMsg:
@@ -452,7 +463,7 @@ func (p *Overview) LiveTables(shown bool) ([]data.TableID, bool) {
 
 // Status is the re-count's cost for the status bar.
 func (p *Overview) Status() Status {
-	st := Status{Progress: -1, Loading: p.counting, Rows: len(p.ov.Tallies), Visible: len(p.ov.Tallies)}
+	st := Status{Progress: -1, Loading: p.counting, Rows: len(p.ov.Tallies), Visible: len(p.ov.Tallies), Noun: "number"}
 	if p.have {
 		st.HasReq, st.Consumed = true, p.ov.Consumed
 	}
@@ -472,3 +483,21 @@ func (p *Overview) Cancel() bool {
 }
 
 func (p *Overview) SetSize(w, h int) { p.width, p.height = w, h }
+
+// Reconnect forgets the numbers and the users and projects seen: all of it
+// was read through the connection the console has left. A count in flight
+// is cancelled and, when its answer comes back, replaced by a count through
+// the new connection, so the re-count timer (and the alerts shown from any
+// pane) keep going; without one, Init or the next timer counts again.
+func (p *Overview) Reconnect() {
+	if p.cancel != nil {
+		p.cancel()
+		p.cancel = nil
+	}
+	p.orphan = p.counting
+	p.ov, p.have, p.err = data.Overview{}, false, ""
+	p.seenEvents, p.seenRuns, p.seenProjects = nil, nil, nil
+	p.during, p.overflow, p.dirty = nil, nil, false
+	p.firing = map[string]bool{}
+	p.cursor, p.top = 0, 0
+}

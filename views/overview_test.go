@@ -167,3 +167,37 @@ func BenchmarkOverviewFrame(b *testing.B) {
 		_ = p.View()
 	}
 }
+
+// After a switch of connection the numbers of the old one are gone at
+// once, and a count that was running when the switch came is not taken:
+// its answer starts a count through the new connection instead.
+func TestOverviewReconnectForgetsTheOldConnectionsNumbers(t *testing.T) {
+	p := countedOverview(t, OverviewOptions{Users: []string{"u-1"}, Alerts: ovAlerts})
+	if len(p.Alerts()) == 0 {
+		t.Fatal("precondition: the counted overview alerts")
+	}
+	p.Reconnect()
+	if got := p.Alerts(); len(got) != 0 {
+		t.Fatalf("alerts of the old connection after Reconnect: %q", got)
+	}
+	if screen := ansi.Strip(p.View()); strings.Contains(screen, "!3") || strings.Contains(screen, "40") {
+		t.Fatalf("old numbers still shown after Reconnect:\n%s", screen)
+	}
+	if p.Title() != "Overview" {
+		t.Fatalf("title %q after Reconnect", p.Title())
+	}
+
+	// A count in flight when the switch comes.
+	old := countedOverview(t, OverviewOptions{Users: []string{"u-1"}, Alerts: ovAlerts})
+	answer := overviewCountedMsg{req: 7, ov: old.ov}
+	p.ctx.Store = data.NewStore(nil, data.Tables{})
+	p.req, p.counting = 7, true
+	p.Reconnect()
+	p.Update(answer)
+	if len(p.Alerts()) != 0 || p.have {
+		t.Fatal("the answer of a count through the old connection was taken")
+	}
+	if !p.counting || p.req == 7 {
+		t.Fatalf("no count through the new connection started (counting %v, req %d)", p.counting, p.req)
+	}
+}

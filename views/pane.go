@@ -196,7 +196,10 @@ type Status struct {
 	Loading bool
 	// Progress of a load-all, 0..1; negative when no load-all runs.
 	Progress float64
-	Rows     int     // rows loaded
+	Rows     int // rows loaded
+	// Noun is what Rows counts when it is not rows ("number" on the
+	// overview); "" means rows.
+	Noun     string
 	Visible  int     // rows passing the filter
 	More     bool    // another page exists
 	Consumed float64 // read capacity of the last request
