@@ -50,7 +50,7 @@ func TestMatch(t *testing.T) {
 		{"status!=running", "err esc"},
 		{"status~^(run|err)", "err run"},
 		{"status!~^(run|err)", "esc"},
-		{"retries=3.0", "run"},   // numbers by value
+		{"retries=3.0", "run"},    // numbers by value
 		{"retries!=0", "esc run"}, // absent counts as not equal
 		{"note=\"disk full\"", "err"},
 		{"note=\"\"", "esc run"}, // empty or absent
@@ -61,8 +61,8 @@ func TestMatch(t *testing.T) {
 		{"p-1 running", "run"},
 		{`"in 3m"`, "run"},
 		{`\x1b`, "esc"}, // the escape as shown finds the value holding ESC
-		{`"!"`, ""},      // a quoted ! is text
-		{"1=2", ""},      // not a field name: plain text
+		{`"!"`, ""},     // a quoted ! is text
+		{"1=2", ""},     // not a field name: plain text
 		{"=x", ""},
 	}
 	for _, c := range cases {
