@@ -32,7 +32,8 @@ type Model struct {
 	marks map[string]struct{}
 
 	filter   string
-	sortCol  int // -1: insertion order
+	pred     Predicate // nil: filter is a plain substring
+	sortCol  int       // -1: insertion order
 	sortDesc bool
 	// natCol/natDesc is the natural order (SetNaturalOrder): the order the
 	// rows' query returns them in, used while no explicit sort is chosen.
@@ -330,7 +331,10 @@ func (m *Model) SetFilter(q string) {
 	m.init()
 	sel := m.SelectedID()
 	old := m.filter
-	m.filter = q
+	if m.pred != nil {
+		old = "" // the view was a predicate's: not a narrower substring
+	}
+	m.filter, m.pred = q, nil
 	// Both sides as shown: the haystack is the sanitised cells, so a
 	// pasted raw U+202E and a typed "\u202e" find the same rows.
 	lq := needleOf(q)
@@ -567,6 +571,9 @@ func (m *Model) hay(e *entry) string {
 }
 
 func (m *Model) matches(e *entry) bool {
+	if m.pred != nil {
+		return m.pred(&e.Row, m.hay(e))
+	}
 	if m.filter == "" {
 		return true
 	}

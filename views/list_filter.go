@@ -1,0 +1,119 @@
+package views
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"opsdeck/data"
+	"opsdeck/data/export"
+	"opsdeck/data/secret"
+	"opsdeck/views/filter"
+	"opsdeck/views/vtable"
+)
+
+// setFilter narrows the list by a filter expression (views/filter). A bad
+// expression — bad syntax, or a field that is neither a column nor an
+// attribute of the loaded items — is returned and the rows stay as they
+// were.
+func (l *list) setFilter(text string) error {
+	if strings.TrimSpace(text) == "" {
+		l.table.SetFilter("")
+		return nil
+	}
+	e, err := filter.Parse(text)
+	if err != nil {
+		return err
+	}
+	if e.Substring(text) {
+		// One plain word: the table's own search, which narrows the
+		// current view as the operator types instead of rescanning.
+		l.table.SetFilter(text)
+		return nil
+	}
+	fields := make(map[string]fieldFunc, len(e.Fields()))
+	for _, name := range e.Fields() {
+		f, err := l.field(name)
+		if err != nil {
+			return err
+		}
+		fields[name] = f
+	}
+	l.table.SetPredicate(text, func(r *vtable.Row, hay string) bool {
+		return e.Match(filterRow{row: r, hay: hay, fields: fields})
+	})
+	return nil
+}
+
+// fieldFunc reads one field of a row for the filter.
+type fieldFunc func(r *vtable.Row) (string, bool)
+
+// filterRow is a table row as the filter reads it.
+type filterRow struct {
+	row    *vtable.Row
+	hay    string
+	fields map[string]fieldFunc
+}
+
+func (f filterRow) Hay() string { return f.hay }
+func (f filterRow) Field(name string) (string, bool) {
+	if get, ok := f.fields[name]; ok {
+		return get(f.row)
+	}
+	return "", false
+}
+
+// field resolves a filter's field name: a column, by key or title
+// (case-insensitive), else a top-level attribute of the items (exact name).
+// Attributes are read masked: a filter cannot probe a secret's value.
+func (l *list) field(name string) (fieldFunc, error) {
+	cols := l.table.Columns()
+	for i, c := range cols {
+		if strings.EqualFold(c.Key, name) || strings.EqualFold(c.Title, name) {
+			return func(r *vtable.Row) (string, bool) {
+				if i >= len(r.Cells) {
+					return "", false
+				}
+				return r.Cells[i].Text, true
+			}, nil
+		}
+	}
+	if !l.hasAttr(name) {
+		keys := make([]string, 0, len(cols))
+		for _, c := range cols {
+			keys = append(keys, c.Key)
+		}
+		return nil, &filter.Error{Term: name, Msg: fmt.Sprintf("no such column or attribute here (columns: %s)", strings.Join(keys, ", "))}
+	}
+	return func(r *vtable.Row) (string, bool) {
+		it, ok := l.getItem(r.ID)
+		if !ok {
+			return "", false
+		}
+		av, ok := it[name]
+		if !ok {
+			return "", false
+		}
+		av, _ = secret.Value(secret.Default, []string{name}, av)
+		return export.Text(av), true
+	}, nil
+}
+
+// hasAttr reports whether some loaded item has the attribute, or whether
+// nothing is loaded yet (then nothing can be said against the name).
+func (l *list) hasAttr(name string) bool {
+	if len(l.items) == 0 {
+		return true
+	}
+	if s, ok := data.Schema(l.scope.Table); ok {
+		if _, documented := s.Attrs[name]; documented || slices.Contains(s.KeyNames(), name) {
+			return true
+		}
+	}
+	found := false
+	l.eachItem(func(it data.Item) bool {
+		_, found = it[name]
+		return !found
+	})
+	return found
+}
