@@ -67,7 +67,7 @@ func Default() Map {
 		NextPane: bind("next pane", "tab"),
 		PrevPane: bind("previous pane", "shift+tab"),
 
-		Mark:        bind("mark row", "space"),
+		Mark:        bind("mark row, move down", "space"),
 		Reload:      bind("reload", "r"),
 		LoadAll:     bind("load all pages", "L"),
 		Cancel:      bind("cancel load", "ctrl+c"),

@@ -58,6 +58,7 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Filter):
 		m.mode = modeFilter
 		m.input.SetValue(p.Filter())
+		m.filterErr = ""
 		m.input.Focus()
 		return m, nil
 	case key.Matches(k, km.NextPane):
@@ -71,7 +72,7 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if p.Filter() != "" {
-			p.SetFilter("")
+			_ = p.SetFilter("")
 			return m, nil
 		}
 		m.setFlash("", false)
@@ -125,11 +126,16 @@ func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	p := m.panes[m.active]
 	switch k.String() {
 	case "esc", "ctrl+c":
-		p.SetFilter("")
-		m.mode = modeNormal
+		_ = p.SetFilter("") // "" always applies
+		m.mode, m.filterErr = modeNormal, ""
 		m.input.Blur()
 		return m, nil
 	case "enter":
+		if m.filterErr != "" {
+			// Not applied: the prompt stays open on the error, so the
+			// operator fixes the expression (or esc clears it).
+			return m, nil
+		}
 		m.mode = modeNormal
 		m.input.Blur()
 		return m, nil
@@ -139,7 +145,10 @@ func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) updateInput(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.input.Update(msg) && m.mode == modeFilter {
-		m.panes[m.active].SetFilter(m.input.Value())
+		m.filterErr = ""
+		if err := m.panes[m.active].SetFilter(m.input.Value()); err != nil {
+			m.filterErr = err.Error()
+		}
 	}
 	return m, nil
 }

@@ -58,6 +58,10 @@ type Model struct {
 	draft   string         // the line being typed before browsing history
 	comps   []string       // completions of the current tab cycle
 	compPos int
+	// filterErr is what is wrong with the expression in the filter line
+	// ("" when it applies); shown beside it while the rows stay as they
+	// were.
+	filterErr string
 
 	dialog Dialog
 	help   help.Model

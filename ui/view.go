@@ -237,7 +237,7 @@ func (m Model) footer(w int) string {
 	case modeCommand:
 		return fitLine(th.Key.Render(":")+m.input.View(max(w-1, 1), m.inputStyles()), w)
 	case modeFilter:
-		return fitLine(th.Key.Render("/")+m.input.View(max(w-1, 1), m.inputStyles()), w)
+		return m.filterLine(w)
 	case modeDialog:
 		// A dialog owns the keyboard: list its keys, not the pane's.
 		if h, ok := m.dialog.(interface{ Hints() string }); ok {
@@ -296,4 +296,29 @@ func (m Model) inputStyles() lineedit.Styles {
 	st := lineedit.DefaultStyles()
 	st.Escaped = m.ctx.Theme.Warn.Underline(true)
 	return st
+}
+
+// filterHint is shown beside an empty filter line: the grammar in brief.
+const filterHint = "text  !text  ~regex  field=value  field!=value  field~regex"
+
+// filterLine is the filter prompt; beside it, the error that keeps the
+// expression from applying (the rows stay as they were), or the grammar
+// while nothing is typed.
+func (m Model) filterLine(w int) string {
+	th := m.ctx.Theme
+	note, style := "", th.Muted
+	switch {
+	case m.filterErr != "":
+		note, style = "✗ "+m.filterErr+" (enter keeps the prompt; esc clears)", th.Error
+	case m.input.Value() == "":
+		note = filterHint
+	}
+	if note == "" {
+		return fitLine(th.Key.Render("/")+m.input.View(max(w-1, 1), m.inputStyles()), w)
+	}
+	// The expression keeps at least half the line; the note takes the rest.
+	inW := max(lipgloss.Width(inert.String(m.input.Value()))+2, 12)
+	inW = min(inW, max(w/2, 1))
+	noteW := max(w-1-inW-2, 1)
+	return fitLine(th.Key.Render("/")+m.input.View(inW, m.inputStyles())+"  "+style.Render(inert.Line(note, noteW)), w)
 }

@@ -96,7 +96,7 @@ func (b *base) View() string {
 
 func (b *base) Selected() (data.Item, bool) { return b.active().selectedItem() }
 func (b *base) Marked() ([]data.Item, int)  { return b.active().marked() }
-func (b *base) SetFilter(text string)       { b.active().table.SetFilter(text) }
+func (b *base) SetFilter(text string) error { return b.active().setFilter(text) }
 func (b *base) Cancel() bool {
 	l := b.active()
 	ok := l.cancelLoad()
@@ -138,7 +138,11 @@ func (b *base) show(i int) tea.Cmd {
 	b.dropScan()
 	b.cur = i
 	l := b.active()
-	l.table.SetFilter(f)
+	if l.setFilter(f) != nil {
+		// A field of the other list that this one lacks: show all
+		// rather than keep a filter nobody can see in the prompt.
+		l.table.SetFilter("")
+	}
 	cmd := l.ensure()
 	l.refreshEmpty()
 	return cmd

@@ -483,7 +483,7 @@ func (l *list) update(msg tea.Msg) tea.Cmd {
 	}
 	l.table, _ = l.table.Update(msg, km)
 	// Scrolling past the last row asks for the next page.
-	if (key.Matches(k, km.Down) || key.Matches(k, km.PageDown) || key.Matches(k, km.Bottom)) && l.table.AtBottom() {
+	if (key.Matches(k, km.Down) || key.Matches(k, km.PageDown) || key.Matches(k, km.Bottom) || key.Matches(k, km.Mark)) && l.table.AtBottom() {
 		return l.more()
 	}
 	return nil

@@ -69,8 +69,11 @@ type Pane interface {
 	// how many of them the current filter hides.
 	Marked() (items []data.Item, hidden int)
 
-	// SetFilter narrows the loaded rows by substring; "" clears it.
-	SetFilter(text string)
+	// SetFilter narrows the loaded rows by a filter expression
+	// (views/filter: text, !text, ~regex, field=value, field!=value);
+	// "" clears it. A bad expression is returned, one line, and the
+	// rows stay as they were.
+	SetFilter(text string) error
 	// Filter is the current filter text.
 	Filter() string
 	// Back handles esc in normal mode: it closes the detail view, else

@@ -50,19 +50,19 @@ func (s *Stream) Live() *streamview.Model { return s.live }
 // Show narrows the tail to one table, "" for all.
 func (s *Stream) Show(table data.TableID) tea.Cmd { s.live.SetTable(table); return nil }
 
-func (s *Stream) ID() PaneID                 { return PaneStream }
-func (s *Stream) Title() string              { return s.live.Title() }
-func (s *Stream) Init() tea.Cmd              { return nil }
-func (s *Stream) Update(msg tea.Msg) tea.Cmd { return s.live.Update(msg) }
-func (s *Stream) View() string               { return s.live.View() }
-func (s *Stream) SetSize(w, h int)           { s.live.SetSize(max(w, 0), max(h, 0)) }
-func (s *Stream) Help() []key.Binding        { return s.live.Help() }
-func (s *Stream) Marked() ([]data.Item, int) { return nil, 0 }
-func (s *Stream) SetFilter(text string)      { s.live.SetFilter(text) }
-func (s *Stream) Filter() string             { return s.live.Filter() }
-func (s *Stream) Back() bool                 { return s.live.Back() }
-func (s *Stream) Cancel() bool               { return false }
-func (s *Stream) SetTheme(th themes.Theme)   { s.live.SetTheme(th) }
+func (s *Stream) ID() PaneID                  { return PaneStream }
+func (s *Stream) Title() string               { return s.live.Title() }
+func (s *Stream) Init() tea.Cmd               { return nil }
+func (s *Stream) Update(msg tea.Msg) tea.Cmd  { return s.live.Update(msg) }
+func (s *Stream) View() string                { return s.live.View() }
+func (s *Stream) SetSize(w, h int)            { s.live.SetSize(max(w, 0), max(h, 0)) }
+func (s *Stream) Help() []key.Binding         { return s.live.Help() }
+func (s *Stream) Marked() ([]data.Item, int)  { return nil, 0 }
+func (s *Stream) SetFilter(text string) error { return s.live.SetFilter(text) }
+func (s *Stream) Filter() string              { return s.live.Filter() }
+func (s *Stream) Back() bool                  { return s.live.Back() }
+func (s *Stream) Cancel() bool                { return false }
+func (s *Stream) SetTheme(th themes.Theme)    { s.live.SetTheme(th) }
 
 // Apply ignores changes: this pane is fed whole records through Live.
 func (s *Stream) Apply([]Change) tea.Cmd { return nil }
