@@ -26,6 +26,10 @@ type Map struct {
 	// Data.
 	Mark, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
 	SortNext, SortReverse, Pause, Scan          key.Binding
+	// SortColumn is a prefix: then a column's number (as the header
+	// shows them, 1..9) sorts by it — again the same number reverses —
+	// and 0 returns to the natural order.
+	SortColumn key.Binding
 	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
 	// contexts).
 	NextView key.Binding
@@ -75,6 +79,7 @@ func Default() Map {
 		Reveal:      bind("reveal secrets", "s"),
 		SortNext:    bind("sort by next column", ">"),
 		SortReverse: bind("reverse sort", "<"),
+		SortColumn:  bind("sort by column #", "o"),
 		Pause:       bind("pause stream", "space"),
 		Scan:        bind("scan table", "S"),
 		NextView:    bind("sessions / API keys / contexts", "v"),
@@ -105,7 +110,7 @@ func (m Map) FullHelp() [][]key.Binding {
 	panes := []key.Binding{m.NextPane, m.PrevPane}
 	panes = append(panes, m.Panes[:]...)
 	panes = append(panes, m.Command, m.Filter, m.Help, m.Quit)
-	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan}
+	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.SortColumn, m.Pause, m.Scan}
 	var actions []key.Binding
 	for _, a := range m.Actions {
 		actions = append(actions, a.Binding)

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"opsdeck/data"
+	"opsdeck/data/export"
 	"opsdeck/views/inert"
 )
 
@@ -26,6 +27,8 @@ const (
 	VerbStream        Verb = "stream"
 	VerbAudit         Verb = "audit"
 	VerbScan          Verb = "scan"
+	VerbSort          Verb = "sort"
+	VerbExport        Verb = "export"
 	VerbQuit          Verb = "q"
 )
 
@@ -46,6 +49,9 @@ type Command struct {
 	Type, Status string
 	// Segments is :scan's parallelism (segments=N), 1 when not given.
 	Segments int
+	// Args are the words of a verb that takes several (:sort, :export),
+	// checked by the verb's own parser.
+	Args []string
 }
 
 // verbSpec describes what a verb accepts; the parser, the completion and the
@@ -61,6 +67,9 @@ type verbSpec struct {
 	// argIsOpt: a verb whose only argument may be either a positional or an
 	// option (":sessions proj_1" or ":sessions status=RUNNING"), never both.
 	argOrOpt bool
+	// words: every word after the verb is kept in Command.Args for the
+	// verb's own parser (no options, no count limit).
+	words bool
 }
 
 var verbs = []verbSpec{
@@ -75,6 +84,8 @@ var verbs = []verbSpec{
 	{verb: VerbSandboxes, usage: ":sandboxes [status=S|track=T|key=K]", opts: []string{"status", "track", "key"}},
 	{verb: VerbStream, usage: ":stream [table]", arg: "optional"},
 	{verb: VerbAudit, usage: ":audit [n]", arg: "optional"},
+	{verb: VerbSort, usage: ":sort [column [asc|desc]]", arg: "optional", words: true},
+	{verb: VerbExport, usage: ":export <file> [jsonl|csv|ddb] [overwrite] [reveal]", arg: "required", words: true},
 	{verb: VerbQuit, aliases: []string{"quit", "q!"}, usage: ":q"},
 	// Last, so that the help's command paragraph at 80×24 keeps :q in view.
 	{verb: VerbScan, usage: ":scan <table> [segments=N]", arg: "required", opts: []string{"segments"}},
@@ -127,6 +138,13 @@ func ParseCommand(line string) (Command, error) {
 	cmd := Command{Verb: spec.verb}
 	usage := func(format string, a ...any) error {
 		return fmt.Errorf("%s — usage: %s", fmt.Sprintf(format, a...), spec.usage)
+	}
+	if spec.words {
+		cmd.Args = toks[1:]
+		if spec.arg == "required" && len(cmd.Args) == 0 {
+			return Command{}, usage(":%s needs an argument", spec.verb)
+		}
+		return cmd, nil
 	}
 	for _, t := range toks[1:] {
 		if k, v, isOpt := strings.Cut(t, "="); isOpt && isOptKey(k) {
@@ -340,7 +358,9 @@ func Complete(line string, ids func(Verb) []string) []string {
 		if !ok {
 			return nil
 		}
-		if k, _, isOpt := strings.Cut(word, "="); isOpt {
+		if spec.words {
+			cands = wordCandidates(spec.verb, len(fields), ids)
+		} else if k, _, isOpt := strings.Cut(word, "="); isOpt {
 			for _, v := range enumFor(spec.verb, k) {
 				cands = append(cands, k+"="+v)
 			}
@@ -402,4 +422,22 @@ func Usage() []string {
 		out = append(out, s.usage)
 	}
 	return out
+}
+
+// wordCandidates completes the n-th word (1 = first after the verb) of a
+// verb that parses its own words.
+func wordCandidates(v Verb, n int, ids func(Verb) []string) []string {
+	switch {
+	case v == VerbSort && n == 1 && ids != nil:
+		var out []string
+		for _, c := range ids(v) {
+			out = append(out, quoteArg(c))
+		}
+		return out
+	case v == VerbSort && n == 2:
+		return []string{"asc", "desc"}
+	case v == VerbExport && n >= 2:
+		return append(export.Formats(), "overwrite", "reveal")
+	}
+	return nil
 }

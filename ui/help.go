@@ -55,6 +55,9 @@ func (m Model) helpLines(w int) []string {
 	b.WriteString(line + "\n")
 	for _, note := range append([]string{
 		"Row marks: * marked · ! expired or overdue · ? the item differs from its schema (enter shows how)",
+		"Filter (/): words all must match — text · !text (without) · ~regex · field=value · field!=value · field~regex; " +
+			"a field is a column (key or title) or an attribute; quote spaces: name=\"a b\"; field=\"\" is empty or missing",
+		"Sort: o then a column's number (1-9, as on screen; again reverses), o0 the natural order; :sort <column> [asc|desc], :sort alone the natural order",
 	}, actionHelpNotes(m.readOnly)...) {
 		for _, l := range wrapWords(note, w) {
 			b.WriteString(th.Muted.Render(l) + "\n")

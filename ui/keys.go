@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -32,11 +34,20 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.filterKey(k)
 	}
 
+	if m.sortPending {
+		return m.sortKey(k)
+	}
 	p := m.panes[m.active]
+	if sm, ok := m.startSort(k); ok {
+		return sm, nil
+	}
 	switch {
 	case key.Matches(k, km.Cancel):
 		// ctrl+c cancels a running load; it never quits (q does), so a
 		// reflexive ctrl+c cannot end an on-call session by surprise.
+		if m.cancelExport() {
+			return m, nil
+		}
 		if p.Cancel() {
 			m.setFlash("load cancelled", false)
 		} else {
@@ -229,6 +240,12 @@ func (m Model) completionIDs(v Verb) []string {
 		return m.delegations.Values(data.TableSubscriptions, "customer", 50)
 	case VerbConsumers:
 		return m.delegations.Values(data.TableConsumers, "consumer", 50)
+	case VerbSort:
+		var out []string
+		for _, c := range m.panes[m.active].SortColumns() {
+			out = append(out, strings.ToLower(c))
+		}
+		return out
 	}
 	return nil
 }

@@ -62,6 +62,11 @@ type Model struct {
 	// ("" when it applies); shown beside it while the rows stay as they
 	// were.
 	filterErr string
+	// sortPending: the sort key was pressed; the next key is a column
+	// number (sort.go).
+	sortPending bool
+	// export is the :export in progress, if any (export.go).
+	export *exportJob
 
 	dialog Dialog
 	help   help.Model
@@ -215,6 +220,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onActionMsg(msg)
 	case scanMsg:
 		return m.onScan(msg)
+	case exportStepMsg:
+		return m.onExportStep(msg)
 	case OpenDialogMsg:
 		if msg.Dialog != nil {
 			m.dialog, m.mode = msg.Dialog, modeDialog

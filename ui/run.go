@@ -63,6 +63,10 @@ func (m Model) run(line string) (tea.Model, tea.Cmd) {
 		return m.openAudit(cmd.Arg)
 	case VerbScan:
 		return m.openScan(data.TableID(cmd.Arg), cmd.Segments)
+	case VerbSort:
+		return m.runSort(cmd.Args)
+	case VerbExport:
+		return m.runExport(cmd.Args)
 	case VerbStream:
 		m.active = views.PaneStream
 		return m, m.stream.Show(data.TableID(cmd.Arg))

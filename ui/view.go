@@ -166,6 +166,12 @@ func (m Model) titleLine(w int) string {
 	if f := p.Filter(); f != "" {
 		info = append(info, "filter "+strconv.Quote(inert.Line(f, 20)))
 	}
+	// An explicit sort is named; without one the rows are in the
+	// query's natural order (the index's sort key), which the title's
+	// scope already implies.
+	if st.Sortable && st.Sort != "" {
+		info = append(info, "sort "+st.Sort)
+	}
 	right := inert.String(strings.Join(info, " · "))
 	rw := lipgloss.Width(right)
 	titleW := max(w-rw-2, 8)

@@ -103,9 +103,13 @@ func (b *base) Cancel() bool {
 	l.refreshEmpty()
 	return ok
 }
-func (b *base) Status() Status   { return b.active().status() }
-func (b *base) DetailOpen() bool { return b.active().detail != nil }
-func (b *base) Filter() string   { return b.active().table.Filter() }
+func (b *base) Status() Status { return b.active().status() }
+func (b *base) SortBy(column string, desc bool) error {
+	return b.active().sortBy(column, desc)
+}
+func (b *base) SortColumns() []string { return b.active().shownColumns() }
+func (b *base) DetailOpen() bool      { return b.active().detail != nil }
+func (b *base) Filter() string        { return b.active().table.Filter() }
 func (b *base) Apply(changes []Change) tea.Cmd {
 	for _, l := range b.lists {
 		l.apply(changes)

@@ -562,6 +562,8 @@ func (l *list) status() Status {
 		HasReq:   l.ld.hasReq,
 		Err:      l.ld.err,
 		Note:     l.note,
+		Sort:     l.table.SortLabel(),
+		Sortable: true,
 	}
 	if w := l.waited(); w >= time.Second {
 		s.Waiting = l.waitingText()

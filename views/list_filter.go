@@ -9,6 +9,7 @@ import (
 	"opsdeck/data/export"
 	"opsdeck/data/secret"
 	"opsdeck/views/filter"
+	"opsdeck/views/inert"
 	"opsdeck/views/vtable"
 )
 
@@ -116,4 +117,38 @@ func (l *list) hasAttr(name string) bool {
 		return !found
 	})
 	return found
+}
+
+// sortBy orders the rows by a column, named by key or title; "" returns to
+// the natural order (the query's).
+func (l *list) sortBy(column string, desc bool) error {
+	if column == "" {
+		l.table.SortBy(-1, false)
+		return nil
+	}
+	i := l.table.FindColumn(column)
+	if i < 0 {
+		var keys []string
+		for _, c := range l.table.Columns() {
+			if !c.Hidden {
+				keys = append(keys, c.Key)
+			}
+		}
+		return fmt.Errorf("no column %q here (columns: %s)", inert.String(column), strings.Join(keys, ", "))
+	}
+	if l.table.Columns()[i].Hidden {
+		return fmt.Errorf("column %q is hidden: this scope fixes its value", inert.String(column))
+	}
+	l.table.SortBy(i, desc)
+	return nil
+}
+
+// shownColumns are the titles of the columns on screen, left to right.
+func (l *list) shownColumns() []string {
+	cols := l.table.Columns()
+	var out []string
+	for _, i := range l.table.ShownColumns() {
+		out = append(out, cols[i].Title)
+	}
+	return out
 }

@@ -76,6 +76,17 @@ type Pane interface {
 	SetFilter(text string) error
 	// Filter is the current filter text.
 	Filter() string
+	// SortBy orders the rows by a column, named by key or title
+	// (case-insensitive); "" returns to the natural order. An unknown
+	// column is an error and the order stays.
+	SortBy(column string, desc bool) error
+	// SortColumns are the titles of the columns on screen, left to right
+	// (the numbers the sort-by-column keys use); nil when the pane cannot
+	// be sorted.
+	SortColumns() []string
+	// ExportRows are the rows `:export` writes: the marked ones, else
+	// those the filter shows.
+	ExportRows() (ExportSet, error)
 	// Back handles esc in normal mode: it closes the detail view, else
 	// cancels a running load. It reports whether it did anything, so the
 	// root can fall back to clearing the filter.
@@ -104,6 +115,10 @@ type Status struct {
 	HasReq   bool    // Consumed is meaningful
 	Err      string  // one line, already described; "" when fine
 	Note     string  // transient information ("load cancelled")
+	// Sort is the explicit sort in force ("EXPIRES ↓"), "" for the
+	// natural order; Sortable is false for a pane with no sort at all.
+	Sort     string
+	Sortable bool
 	// Waiting says what a load that has taken a second or more waits for
 	// and for how long ("waiting for Query on StatusIndex · 12s · esc
 	// cancels"); Waited is that time.

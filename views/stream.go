@@ -1,6 +1,7 @@
 package views
 
 import (
+	"errors"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -59,10 +60,16 @@ func (s *Stream) SetSize(w, h int)            { s.live.SetSize(max(w, 0), max(h,
 func (s *Stream) Help() []key.Binding         { return s.live.Help() }
 func (s *Stream) Marked() ([]data.Item, int)  { return nil, 0 }
 func (s *Stream) SetFilter(text string) error { return s.live.SetFilter(text) }
-func (s *Stream) Filter() string              { return s.live.Filter() }
-func (s *Stream) Back() bool                  { return s.live.Back() }
-func (s *Stream) Cancel() bool                { return false }
-func (s *Stream) SetTheme(th themes.Theme)    { s.live.SetTheme(th) }
+
+// SortBy: the Stream pane keeps arrival order, the order records happened.
+func (s *Stream) SortBy(string, bool) error {
+	return errors.New("the Stream pane keeps arrival order (newest last); sort works in the table panes")
+}
+func (s *Stream) SortColumns() []string    { return nil }
+func (s *Stream) Filter() string           { return s.live.Filter() }
+func (s *Stream) Back() bool               { return s.live.Back() }
+func (s *Stream) Cancel() bool             { return false }
+func (s *Stream) SetTheme(th themes.Theme) { s.live.SetTheme(th) }
 
 // Apply ignores changes: this pane is fed whole records through Live.
 func (s *Stream) Apply([]Change) tea.Cmd { return nil }
@@ -89,4 +96,9 @@ func (s *Stream) Selected() (data.Item, bool) {
 		return r.Keys, true
 	}
 	return nil, false
+}
+
+// ExportRows: the Stream pane's records are not items of one table.
+func (s *Stream) ExportRows() (ExportSet, error) {
+	return ExportSet{}, errors.New("export works in the table panes; the Stream pane's c copies a record")
 }
