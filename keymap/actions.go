@@ -47,12 +47,6 @@ var actions = []action{
 	{"filter", ctxGlobal, func(m *Map) *key.Binding { return &m.Filter }},
 	{"next_pane", ctxGlobal, func(m *Map) *key.Binding { return &m.NextPane }},
 	{"prev_pane", ctxGlobal, func(m *Map) *key.Binding { return &m.PrevPane }},
-	{"pane_1", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[0] }},
-	{"pane_2", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[1] }},
-	{"pane_3", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[2] }},
-	{"pane_4", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[3] }},
-	{"pane_5", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[4] }},
-	{"pane_6", ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[5] }},
 	{"mark", ctxList, func(m *Map) *key.Binding { return &m.Mark }},
 	{"reload", ctxGlobal, func(m *Map) *key.Binding { return &m.Reload }},
 	{"load_all", ctxList, func(m *Map) *key.Binding { return &m.LoadAll }},
@@ -109,10 +103,43 @@ func (m Map) WithActions(keys []ActionKey) Map {
 	return out
 }
 
-// all lists every rebindable action of m in help order: the fixed ones,
-// m's action keys (live in list panes), then the dialog's.
+// PaneKey is a key that shows one pane. The keymap does not know which
+// panes exist: ui turns the panes' registry (views.Registry) into these.
+type PaneKey struct {
+	Name    string // the config name: "pane_" + the default key, e.g. "pane_1"
+	Binding key.Binding
+}
+
+// NewPaneKey is the key of a pane whose default key is k, described by
+// desc (the pane's name).
+func NewPaneKey(k, desc string) PaneKey {
+	return PaneKey{Name: "pane_" + normalName(k), Binding: bind(desc, k)}
+}
+
+// WithPanes returns m with the pane keys it does not have yet (by name)
+// appended, in order; those it has (a config file may have rebound them)
+// are kept.
+func (m Map) WithPanes(keys []PaneKey) Map {
+	out := m
+	out.Panes = slices.Clone(m.Panes)
+	for _, k := range keys {
+		if _, taken := out.lookup(k.Name); !taken && k.Name != "" {
+			out.Panes = append(out.Panes, k)
+		}
+	}
+	return out
+}
+
+// all lists every rebindable action of m in help order: the fixed ones
+// (the pane keys after prev_pane), m's action keys (live in list panes),
+// then the dialog's.
 func (m *Map) all() []action {
-	out := slices.Clone(actions)
+	at := slices.IndexFunc(actions, func(a action) bool { return a.name == "prev_pane" }) + 1
+	out := slices.Clone(actions[:at])
+	for i, p := range m.Panes {
+		out = append(out, action{p.Name, ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[i].Binding }})
+	}
+	out = append(out, actions[at:]...)
 	for i, a := range m.Actions {
 		out = append(out, action{a.Name, ctxList, func(m *Map) *key.Binding { return &m.Actions[i].Binding }})
 	}
@@ -162,6 +189,7 @@ func (m *Map) Rebind(actionName string, keys []string) error {
 	// Map is a value, and copies share the action keys' array: change a
 	// copy of it, so that the Map this one was copied from keeps its keys.
 	m.Actions = slices.Clone(m.Actions)
+	m.Panes = slices.Clone(m.Panes)
 	clean := make([]string, 0, len(keys))
 	for _, k := range keys {
 		if k == " " {

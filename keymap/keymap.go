@@ -21,7 +21,8 @@ type Map struct {
 	// Global.
 	Quit, Help, Command, Filter key.Binding
 	NextPane, PrevPane          key.Binding
-	Panes                       [6]key.Binding // 1..6
+	// Panes show one pane each (WithPanes adds them: ui knows the panes).
+	Panes []PaneKey
 
 	// Data.
 	Mark, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
@@ -49,7 +50,8 @@ func bind(desc string, keys ...string) key.Binding {
 }
 
 // Default returns the bindings named in the console and guarded-transition
-// issues, without the action keys (WithActions adds them). No default uses ctrl+b / ctrl+a (tmux and screen prefixes) or
+// issues, without the pane keys and action keys (WithPanes and WithActions
+// add them). No default uses ctrl+b / ctrl+a (tmux and screen prefixes) or
 // ctrl+s / ctrl+q (XON/XOFF flow control); ctrl+c is the only control key and
 // it cancels a running load rather than quitting, so a habitual ctrl+c never
 // loses a session by surprise.
@@ -87,11 +89,6 @@ func Default() Map {
 		Confirm: bind("confirm", "y"),
 		Deny:    bind("cancel", "n", "esc"),
 	}
-	names := [6]string{"sessions", "runs", "inbox", "delegations", "sandboxes", "stream"}
-	for i := range m.Panes {
-		k := string(rune('1' + i))
-		m.Panes[i] = bind(names[i], k)
-	}
 	return m
 }
 
@@ -108,7 +105,9 @@ func (m Map) ShortHelp() []key.Binding {
 func (m Map) FullHelp() [][]key.Binding {
 	nav := []key.Binding{m.Up, m.Down, m.Top, m.Bottom, m.PageUp, m.PageDown, m.Enter, m.Back}
 	panes := []key.Binding{m.NextPane, m.PrevPane}
-	panes = append(panes, m.Panes[:]...)
+	for _, p := range m.Panes {
+		panes = append(panes, p.Binding)
+	}
 	panes = append(panes, m.Command, m.Filter, m.Help, m.Quit)
 	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.SortColumn, m.Pause, m.Scan}
 	var actions []key.Binding

@@ -19,7 +19,13 @@ var testActionKeys = []ActionKey{
 	NewActionKey("mark_failed", "mark run failed", true, "F"),
 }
 
-func declared() Map { return Default().WithActions(testActionKeys) }
+// testPaneKeys are pane keys as ui declares them from the panes' registry.
+var testPaneKeys = []PaneKey{
+	NewPaneKey("1", "sessions"), NewPaneKey("2", "runs"), NewPaneKey("3", "inbox"),
+	NewPaneKey("4", "delegations"), NewPaneKey("5", "sandboxes"), NewPaneKey("6", "stream"),
+}
+
+func declared() Map { return Default().WithPanes(testPaneKeys).WithActions(testActionKeys) }
 
 func TestDefaultsNonEmptyAndHelped(t *testing.T) {
 	m := declared()
@@ -48,15 +54,9 @@ func TestEveryFieldHasAnActionName(t *testing.T) {
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Field(i)
 		switch f.Kind() {
-		case reflect.Slice: // the action keys
+		case reflect.Slice: // the pane keys and action keys
 			for j := 0; j < f.Len(); j++ {
-				if !seen[&m.Actions[j].Binding] {
-					t.Errorf("%s[%d] has no action name", v.Type().Field(i).Name, j)
-				}
-			}
-		case reflect.Array:
-			for j := 0; j < f.Len(); j++ {
-				if !seen[f.Index(j).Addr().Interface().(*key.Binding)] {
+				if !seen[f.Index(j).FieldByName("Binding").Addr().Interface().(*key.Binding)] {
 					t.Errorf("%s[%d] has no action name", v.Type().Field(i).Name, j)
 				}
 			}
@@ -134,7 +134,7 @@ func TestKeyPressesMatch(t *testing.T) {
 		{tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, m.PrevPane},
 		{tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}, m.Cancel},
 		{tea.KeyPressMsg{Code: tea.KeyPgDown}, m.PageDown},
-		{tea.KeyPressMsg{Code: '3', Text: "3"}, m.Panes[2]},
+		{tea.KeyPressMsg{Code: '3', Text: "3"}, m.Panes[2].Binding},
 		{tea.KeyPressMsg{Code: '>', Text: ">"}, m.SortNext},
 	}
 	for _, c := range cases {
@@ -167,8 +167,8 @@ func TestRebind(t *testing.T) {
 	if err := m.Rebind("mark-deletion", []string{"X"}); err != nil || m.Binding("mark_deletion").Keys()[0] != "X" {
 		t.Fatalf("kebab-case name: %v", err)
 	}
-	if err := m.Rebind("pane_3", []string{" "}); err != nil || m.Panes[2].Keys()[0] != "space" {
-		t.Fatalf("space by value: %v %v", err, m.Panes[2].Keys())
+	if err := m.Rebind("pane_3", []string{" "}); err != nil || m.Panes[2].Binding.Keys()[0] != "space" {
+		t.Fatalf("space by value: %v %v", err, m.Panes[2].Binding.Keys())
 	}
 }
 

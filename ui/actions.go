@@ -97,7 +97,9 @@ func (r *actionRunner) executor() (*action.Executor, error) {
 
 // DefaultKeys is the default keymap with the action keys the declarations
 // name (action.Specs): the keymap a config file rebinds.
-func DefaultKeys() keymap.Map { return keymap.Default().WithActions(actionKeys()) }
+func DefaultKeys() keymap.Map {
+	return keymap.Default().WithPanes(paneKeys()).WithActions(actionKeys())
+}
 
 // actionKeys turns the declarations into the keymap's action keys, one per
 // key name, in declaration order. A key that several actions share is
@@ -188,9 +190,6 @@ func (a actionState) actionKeyFor(k tea.KeyPressMsg) (keymap.ActionKey, bool) {
 	return keymap.ActionKey{}, false
 }
 
-// shownTabler is what a list pane offers to the actions (views/actions_access.go).
-type shownTabler interface{ ShownTable() data.TableID }
-
 // actionKey handles an action key in normal mode. ok is false when the key
 // is not an action key here (the pane gets it).
 func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
@@ -200,10 +199,7 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	}
 	specs := specsForKey(ak.Name)
 	p := m.panes[m.active]
-	var table data.TableID
-	if st, ok := p.(shownTabler); ok {
-		table = st.ShownTable()
-	}
+	table := p.ShownTable()
 	tables := paneTables(p.ID())
 	if table == "" && len(tables) == 0 {
 		return m, nil, false // a pane that shows no table's rows (Stream)
@@ -232,7 +228,7 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	}
 
 	items, hidden := p.Marked()
-	if d, ok := p.(interface{ DetailOpen() bool }); ok && d.DetailOpen() {
+	if p.DetailOpen() {
 		// The detail view is about one item: act on it, not on marks.
 		items, hidden = nil, 0
 	}

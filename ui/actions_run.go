@@ -261,9 +261,7 @@ func (m *Model) bulkFinished(d *bulkDialog) tea.Cmd {
 		line += fmt.Sprintf(" · %d audit lines not written", auditErrs)
 	}
 	m.setFlash(line, len(s.Succeeded) != s.Total || auditErrs > 0)
-	if c, ok := m.panes[m.active].(interface{ ClearMarks() }); ok {
-		c.ClearMarks()
-	}
+	m.panes[m.active].ClearMarks()
 	return m.refreshRows(all)
 }
 

@@ -44,7 +44,7 @@ func TestAuditOverlayShowsEntriesNewestFirst(t *testing.T) {
 	w.session("sess_aud2", "RUNNING", "READY", fixedNow.Add(-time.Hour))
 	m := start(t, w.options(), 120, 40)
 
-	m, _ = command(t, m, "audit")
+	m, _ = runLine(t, m, "audit")
 	if out := stripANSI(m.Render()); m.Mode() != "dialog" || !strings.Contains(out, "No action has been attempted yet") {
 		t.Fatalf("empty audit log:\n%s", out)
 	}
@@ -54,7 +54,7 @@ func TestAuditOverlayShowsEntriesNewestFirst(t *testing.T) {
 	m, _ = press(t, m, "x", "y")
 	m = selectRow(t, m, "sess_aud2")
 	m, _ = press(t, m, "x", "y")
-	m, _ = command(t, m, "audit")
+	m, _ = runLine(t, m, "audit")
 	out := stripANSI(m.Render())
 	i1, i2 := strings.Index(out, "release-session dev/sess_aud1"), strings.Index(out, "release-session dev/sess_aud2")
 	if i1 < 0 || i2 < 0 || i2 > i1 {
@@ -64,13 +64,13 @@ func TestAuditOverlayShowsEntriesNewestFirst(t *testing.T) {
 		t.Errorf("entry lacks operator or the path:\n%s", out)
 	}
 	m, _ = press(t, m, "esc")
-	m, _ = command(t, m, "audit 1")
+	m, _ = runLine(t, m, "audit 1")
 	out = stripANSI(m.Render())
 	if strings.Contains(out, "dev/sess_aud1") || !strings.Contains(out, "dev/sess_aud2") {
 		t.Errorf(":audit 1 should show only the last entry:\n%s", out)
 	}
 	m, _ = press(t, m, "esc")
-	m, _ = command(t, m, "audit many")
+	m, _ = runLine(t, m, "audit many")
 	if m.Mode() != "normal" || !strings.Contains(m.Flash(), "not a number") {
 		t.Errorf(":audit many: mode %s flash %q", m.Mode(), m.Flash())
 	}
@@ -84,7 +84,7 @@ func TestAuditOverlayShowsBadLinesInert(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := start(t, w.options(), 100, 30)
-	m, _ = command(t, m, "audit")
+	m, _ = runLine(t, m, "audit")
 	raw := m.Render()
 	if strings.Contains(raw, "\x1b[2J") {
 		t.Fatal("escape sequence from the log reached the terminal")

@@ -50,7 +50,7 @@ func BenchmarkFrame(b *testing.B) {
 		b.Run("rows="+strconv.Itoa(size), func(b *testing.B) {
 			m := benchModel(b, size)
 			for range size / 2 {
-				m.panes[views.PaneSessions].Update(keyMsg("j"))
+				m.Pane(views.PaneSessions).Update(keyMsg("j"))
 			}
 			var ms runtime.MemStats
 			runtime.GC()

@@ -4,8 +4,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"opsdeck/views"
 )
 
 // Relative times ("5s ago", "in 7m") are formatted when drawn, so they are
@@ -35,13 +33,12 @@ func (m *Model) armClock() tea.Cmd {
 // or a load runs (whose wait is counted on screen).
 func (m Model) onClockTick() (tea.Model, tea.Cmd) {
 	m.clockArmed = false
-	if r, ok := m.panes[m.active].(views.Retimer); ok && m.mode != modeHelp {
-		r.Retime()
+	if m.mode != modeHelp {
+		m.panes[m.active].Retime()
 	}
 	return m, m.armClock()
 }
 
 func (m Model) liveTimesShown() bool {
-	r, ok := m.panes[m.active].(views.Retimer)
-	return ok && m.mode != modeHelp && r.LiveTimes()
+	return m.mode != modeHelp && m.panes[m.active].LiveTimes()
 }

@@ -45,7 +45,7 @@ func BenchmarkClockTick(b *testing.B) {
 		b.Run(strconv.Itoa(rows), func(b *testing.B) {
 			m := benchModel(b, rows)
 			for range rows / 2 {
-				m.panes[views.PaneSessions].Update(keyMsg("j"))
+				m.Pane(views.PaneSessions).Update(keyMsg("j"))
 			}
 			b.ResetTimer()
 			for b.Loop() {

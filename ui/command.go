@@ -2,117 +2,82 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
+	tea "charm.land/bubbletea/v2"
+
 	"opsdeck/data"
-	"opsdeck/data/export"
+	"opsdeck/views"
 	"opsdeck/views/inert"
 )
 
-// Verb is a command-mode verb, in its canonical spelling.
+// Verb is a command's name, in its canonical spelling.
 type Verb string
 
+// The root's own commands (rootCommands); the panes' are declared with
+// the panes (views.Registry).
 const (
-	VerbSessions      Verb = "sessions"
-	VerbSession       Verb = "session"
-	VerbRuns          Verb = "runs"
-	VerbRun           Verb = "run"
-	VerbInbox         Verb = "inbox"
-	VerbDelegations   Verb = "delegations"
-	VerbSubscriptions Verb = "subscriptions"
-	VerbConsumers     Verb = "consumers"
-	VerbSandboxes     Verb = "sandboxes"
-	VerbStream        Verb = "stream"
-	VerbAudit         Verb = "audit"
-	VerbScan          Verb = "scan"
-	VerbSort          Verb = "sort"
-	VerbExport        Verb = "export"
-	VerbQuit          Verb = "q"
+	VerbAudit  Verb = "audit"
+	VerbSort   Verb = "sort"
+	VerbExport Verb = "export"
+	VerbScan   Verb = "scan"
+	VerbQuit   Verb = "q"
 )
 
-// Command is one parsed and validated command line. Only the fields that the
-// verb accepts are ever set, so the router can switch on Verb and trust them.
+// Command is one parsed and validated command line. Args holds only what
+// the command's spec accepts, so its Run can trust it.
 type Command struct {
 	Verb Verb
-	// Arg is the positional argument: a project id, session id, user id,
-	// run id, audience, customer, consumer or table id.
-	Arg string
-	// Opt and Value hold the key=value option a verb was given (status=,
-	// track=, key=): sessions and sandboxes take at most one, because each
-	// option selects one index.
-	Opt, Value string
-	// Type and Status are the prefixes of :inbox. Both may be given: the
-	// type prefix selects EventTypeIndex and the status prefix then becomes
-	// a server-side filter on status#timestamp.
-	Type, Status string
-	// Segments is :scan's parallelism (segments=N), 1 when not given.
-	Segments int
-	// Args are the words of a verb that takes several (:sort, :export),
-	// checked by the verb's own parser.
-	Args []string
+	views.Args
 }
 
-// verbSpec describes what a verb accepts; the parser, the completion and the
-// help line are all generated from this one table.
-type verbSpec struct {
-	verb    Verb
-	aliases []string
-	usage   string
-	// arg: "" none, "required" or "optional" positional argument.
-	arg string
-	// opts lists the accepted option keys.
-	opts []string
-	// argIsOpt: a verb whose only argument may be either a positional or an
-	// option (":sessions proj_1" or ":sessions status=RUNNING"), never both.
-	argOrOpt bool
-	// words: every word after the verb is kept in Command.Args for the
-	// verb's own parser (no options, no count limit).
-	words bool
+// command is one entry of the command line: its syntax, and who runs it —
+// the pane that declared it (shown first), or the root (root).
+type command struct {
+	views.CommandSpec
+	pane views.PaneID
+	root func(m Model, a views.Args) (tea.Model, tea.Cmd)
 }
 
-var verbs = []verbSpec{
-	{verb: VerbSessions, usage: ":sessions [projectId|status=S]", arg: "optional", opts: []string{"status"}, argOrOpt: true},
-	{verb: VerbSession, usage: ":session <sessionId>", arg: "required"},
-	{verb: VerbRuns, usage: ":runs <userId>", arg: "required"},
-	{verb: VerbRun, usage: ":run <runId>", arg: "required"},
-	{verb: VerbInbox, usage: ":inbox <userId> [type=<prefix>] [status=<prefix>]", arg: "required", opts: []string{"type", "status"}},
-	{verb: VerbDelegations, usage: ":delegations <audience>", arg: "required"},
-	{verb: VerbSubscriptions, usage: ":subscriptions <customer>", arg: "required"},
-	{verb: VerbConsumers, usage: ":consumers <consumer>", arg: "required"},
-	{verb: VerbSandboxes, usage: ":sandboxes [status=S|track=T|key=K]", opts: []string{"status", "track", "key"}},
-	{verb: VerbStream, usage: ":stream [table]", arg: "optional"},
-	{verb: VerbAudit, usage: ":audit [n]", arg: "optional"},
-	{verb: VerbSort, usage: ":sort [column [asc|desc]]", arg: "optional", words: true},
-	{verb: VerbExport, usage: ":export <file> [jsonl|csv|ddb] [overwrite] [reveal]", arg: "required", words: true},
-	{verb: VerbQuit, aliases: []string{"quit", "q!"}, usage: ":q"},
-	// Last, so that the help's command paragraph at 80×24 keeps :q in view.
-	{verb: VerbScan, usage: ":scan <table> [segments=N]", arg: "required", opts: []string{"segments"}},
-}
-
-// Known enumerations, used for completion and to fix the case of a value the
-// operator typed ("running" finds RUNNING) — only for these documented
-// values; anything else is passed through exactly as typed.
-var (
-	sessionStatuses = []string{"RUNNING", "COMPLETED", "ERROR", "TIMED_OUT"}
-	sandboxStatuses = []string{"available", "allocated", "pending_deletion", "deletion_failed", "stale"}
-	eventStatuses   = []string{"received", "delivered", "failed", "retrying"}
-)
-
-func specFor(word string) (verbSpec, bool) {
-	w := strings.ToLower(word)
-	for _, s := range verbs {
-		if string(s.verb) == w {
-			return s, true
-		}
-		for _, a := range s.aliases {
-			if a == w {
-				return s, true
-			}
+// commands lists every command, the panes' in tab order then the root's:
+// the parser, completion, help and "did you mean" all read it.
+func commands() []command {
+	var out []command
+	for _, p := range views.Registry() {
+		for _, c := range p.Commands {
+			out = append(out, command{CommandSpec: c, pane: p.ID})
 		}
 	}
-	return verbSpec{}, false
+	return append(out, rootCommands()...)
+}
+
+// rootCommands are the commands no pane owns.
+func rootCommands() []command {
+	return []command{
+		{CommandSpec: sortSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runSort(a) }},
+		{CommandSpec: exportSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runExport(a) }},
+		{CommandSpec: views.CommandSpec{Name: string(VerbAudit), Usage: ":audit [n]", Arg: views.ArgOptional},
+			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.openAudit(a.Arg) }},
+		{CommandSpec: views.CommandSpec{Name: string(VerbQuit), Aliases: []string{"quit", "q!"}, Usage: ":q"},
+			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { m.quitting = true; return m, tea.Quit }},
+		// Last, so that the help's command paragraph at 80×24 keeps :q in view.
+		{CommandSpec: scanSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
+			return m.openScan(data.TableID(a.Arg), scanSegments(a))
+		}},
+	}
+}
+
+func specFor(word string) (command, bool) {
+	w := strings.ToLower(word)
+	for _, c := range commands() {
+		if c.Name == w || slices.Contains(c.Aliases, w) {
+			return c, true
+		}
+	}
+	return command{}, false
 }
 
 // ParseCommand parses what the operator typed after ':'. Errors are one line,
@@ -135,96 +100,127 @@ func ParseCommand(line string) (Command, error) {
 		}
 		return Command{}, fmt.Errorf("%s", msg)
 	}
-	cmd := Command{Verb: spec.verb}
-	usage := func(format string, a ...any) error {
-		return fmt.Errorf("%s — usage: %s", fmt.Sprintf(format, a...), spec.usage)
+	args, err := parseArgs(spec.CommandSpec, toks[1:])
+	if err != nil {
+		return Command{}, err
 	}
-	if spec.words {
-		cmd.Args = toks[1:]
-		if spec.arg == "required" && len(cmd.Args) == 0 {
-			return Command{}, usage(":%s needs an argument", spec.verb)
-		}
-		return cmd, nil
+	return Command{Verb: Verb(spec.Name), Args: args}, nil
+}
+
+// parseArgs checks a command's words against its spec.
+func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
+	var a views.Args
+	usage := func(format string, x ...any) error {
+		return fmt.Errorf("%s — usage: %s", fmt.Sprintf(format, x...), spec.Usage)
 	}
-	for _, t := range toks[1:] {
+	given := map[string]string{}
+	var first string // the first option given
+	for _, t := range toks {
 		if k, v, isOpt := strings.Cut(t, "="); isOpt && isOptKey(k) {
 			k = strings.ToLower(k)
-			if !contains(spec.opts, k) {
-				if len(spec.opts) == 0 {
-					return Command{}, usage(":%s takes no options (got \"%s\")", spec.verb, inert.String(t))
+			i := slices.IndexFunc(spec.Opts, func(o views.OptSpec) bool { return o.Key == k })
+			if i < 0 {
+				if len(spec.Opts) == 0 {
+					return a, usage(":%s takes no options (got \"%s\")", spec.Name, inert.String(t))
 				}
-				return Command{}, usage("unknown option \"%s\" for :%s", inert.String(k), spec.verb)
+				return a, usage("unknown option \"%s\" for :%s", inert.String(k), spec.Name)
 			}
 			if v == "" {
-				return Command{}, usage("%s= needs a value", k)
+				return a, usage("%s= needs a value", k)
 			}
-			if spec.verb == VerbInbox {
-				dst := &cmd.Type
-				if k == "status" {
-					dst = &cmd.Status
-				}
-				if *dst != "" {
-					return Command{}, usage("%s= given twice", k)
-				}
-				*dst = canonicalValue(spec.verb, k, v)
-				continue
+			if _, twice := given[k]; twice {
+				return a, usage("%s= given twice", k)
 			}
-			if cmd.Opt != "" {
-				if cmd.Opt == k {
-					return Command{}, usage("%s= given twice", k)
-				}
-				return Command{}, usage("give %s= or %s=, not both: each is served by its own index", cmd.Opt, k)
+			if spec.OneOpt && first != "" {
+				return a, usage("give %s= or %s=, not both: each is served by its own index", first, k)
 			}
-			cmd.Opt, cmd.Value = k, canonicalValue(spec.verb, k, v)
+			o := spec.Opts[i]
+			if o.Check != nil {
+				if err := o.Check(v); err != nil {
+					return a, usage("%s", err.Error())
+				}
+			}
+			given[k] = canonical(o.Values, v)
+			if first == "" {
+				first = k
+			}
 			continue
 		}
-		if spec.arg == "" {
-			return Command{}, usage(":%s takes no argument \"%s\"", spec.verb, inert.String(t))
+		if a.Arg != "" && len(spec.Words) > 0 {
+			if err := addWord(spec, &a, t); err != nil {
+				return a, usage("%s", err.Error())
+			}
+			continue
 		}
-		if cmd.Arg != "" {
-			return Command{}, usage("too many arguments (\"%s\")", inert.String(t))
+		if spec.Arg == views.ArgNone {
+			return a, usage(":%s takes no argument \"%s\"", spec.Name, inert.String(t))
 		}
-		cmd.Arg = t
+		if a.Arg != "" {
+			return a, usage("too many arguments (\"%s\")", inert.String(t))
+		}
+		a.Arg = t
 	}
-	if spec.arg == "required" && cmd.Arg == "" {
-		return Command{}, usage(":%s needs an argument", spec.verb)
+	if spec.Arg == views.ArgRequired && a.Arg == "" {
+		return a, usage(":%s needs an argument", spec.Name)
 	}
-	if spec.argOrOpt && cmd.Arg != "" && cmd.Opt != "" {
-		return Command{}, usage("give a project id or %s=, not both", cmd.Opt)
+	if spec.ArgOrOpt != "" && a.Arg != "" && first != "" {
+		return a, usage("give %s or %s=, not both", spec.ArgOrOpt, first)
 	}
-	if spec.verb == VerbScan {
-		return scanCommand(cmd, usage)
-	}
-	if spec.verb == VerbStream && cmd.Arg != "" {
-		id, ok := tableID(cmd.Arg)
+	if spec.TableArg && a.Arg != "" {
+		id, ok := tableID(a.Arg)
 		if !ok {
-			return Command{}, fmt.Errorf("unknown table \"%s\" (tab completes table names)", inert.String(cmd.Arg))
+			return a, usage("unknown table \"%s\" (tab completes table names)", inert.String(a.Arg))
 		}
-		cmd.Arg = string(id)
+		a.Arg = string(id)
 	}
-	return cmd, nil
+	n := 0
+	for _, o := range spec.Opts {
+		if v, ok := given[o.Key]; ok {
+			if n == len(a.Opts) {
+				return a, usage("at most %d options", len(a.Opts))
+			}
+			a.Opts[n] = views.Opt{Key: o.Key, Value: v}
+			n++
+		}
+	}
+	return a, nil
+}
+
+// addWord keeps keyword t of a command that takes Words.
+func addWord(spec views.CommandSpec, a *views.Args, t string) error {
+	w := strings.ToLower(t)
+	if !slices.Contains(spec.Words, w) {
+		return fmt.Errorf("unknown word \"%s\" (expected %s)", inert.String(t), strings.Join(spec.Words, ", "))
+	}
+	for i, x := range a.Words {
+		switch x {
+		case w:
+			return fmt.Errorf("%s given twice", w)
+		case "":
+			a.Words[i] = w
+			return nil
+		}
+	}
+	return fmt.Errorf("at most %d words after the argument", len(a.Words))
 }
 
 // isOptKey tells "status=RUNNING" (an option) from an id that merely contains
 // '=' somewhere (base64 ids do): only the option names of some verb count.
 func isOptKey(k string) bool {
-	switch strings.ToLower(k) {
-	case "status", "type", "track", "key", "segments":
-		return true
+	k = strings.ToLower(k)
+	for _, c := range commands() {
+		for _, o := range c.Opts {
+			if o.Key == k {
+				return true
+			}
+		}
 	}
 	return false
 }
 
-func canonicalValue(v Verb, opt, val string) string {
-	var known []string
-	switch {
-	case v == VerbSessions && opt == "status":
-		known = sessionStatuses
-	case v == VerbSandboxes && opt == "status":
-		known = sandboxStatuses
-	case v == VerbInbox && opt == "status":
-		known = eventStatuses
-	}
+// canonical is val in the spelling of the documented value it names
+// (case aside); anything else exactly as typed.
+func canonical(known []string, val string) string {
 	for _, k := range known {
 		if strings.EqualFold(k, val) {
 			return k
@@ -251,9 +247,9 @@ func tableNames() []string {
 }
 
 func verbNames() []string {
-	out := make([]string, 0, len(verbs))
-	for _, s := range verbs {
-		out = append(out, string(s.verb))
+	var out []string
+	for _, c := range commands() {
+		out = append(out, c.Name)
 	}
 	return out
 }
@@ -264,8 +260,8 @@ func suggest(word string) string {
 	w := strings.ToLower(word)
 	var best string
 	bestD := 3
-	for _, s := range verbs {
-		name := string(s.verb)
+	for _, c := range commands() {
+		name := c.Name
 		if len(w) >= 2 && strings.HasPrefix(name, w) {
 			return name
 		}
@@ -333,15 +329,6 @@ func tokenize(line string) ([]string, error) {
 	return toks, nil
 }
 
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
 // Complete returns the completions of the last word of line (the whole
 // line with that word replaced), sorted, for the tab key. ids supplies
 // candidate positional values (ids seen on screen) and may be nil.
@@ -358,22 +345,27 @@ func Complete(line string, ids func(Verb) []string) []string {
 		if !ok {
 			return nil
 		}
-		if spec.words {
-			cands = wordCandidates(spec.verb, len(fields), ids)
-		} else if k, _, isOpt := strings.Cut(word, "="); isOpt {
-			for _, v := range enumFor(spec.verb, k) {
-				cands = append(cands, k+"="+v)
+		if k, _, isOpt := strings.Cut(word, "="); isOpt {
+			for _, o := range spec.Opts {
+				if o.Key == strings.ToLower(k) {
+					for _, v := range o.Values {
+						cands = append(cands, k+"="+v)
+					}
+				}
 			}
+		} else if len(fields) >= 2 && len(spec.Words) > 0 {
+			// The argument is given: what follows are keywords.
+			cands = append(cands, spec.Words...)
 		} else {
-			for _, o := range spec.opts {
-				cands = append(cands, o+"=")
+			for _, o := range spec.Opts {
+				cands = append(cands, o.Key+"=")
 			}
-			if spec.verb == VerbStream || spec.verb == VerbScan {
+			if spec.TableArg {
 				cands = append(cands, tableNames()...)
-			} else if spec.arg != "" && ids != nil {
+			} else if spec.Arg != views.ArgNone && ids != nil {
 				// Tenant ids go in exactly as stored; one the tokenizer
 				// would split (a space, a newline, a quote) is quoted.
-				for _, id := range ids(spec.verb) {
+				for _, id := range ids(Verb(spec.Name)) {
 					cands = append(cands, quoteArg(id))
 				}
 			}
@@ -403,41 +395,11 @@ func quoteArg(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
 }
 
-func enumFor(v Verb, opt string) []string {
-	switch {
-	case v == VerbSessions && opt == "status":
-		return sessionStatuses
-	case v == VerbSandboxes && opt == "status":
-		return sandboxStatuses
-	case v == VerbInbox && opt == "status":
-		return eventStatuses
-	}
-	return nil
-}
-
 // Usage lists every command's usage, for the help screen.
 func Usage() []string {
-	out := make([]string, 0, len(verbs))
-	for _, s := range verbs {
-		out = append(out, s.usage)
+	var out []string
+	for _, c := range commands() {
+		out = append(out, c.Usage)
 	}
 	return out
-}
-
-// wordCandidates completes the n-th word (1 = first after the verb) of a
-// verb that parses its own words.
-func wordCandidates(v Verb, n int, ids func(Verb) []string) []string {
-	switch {
-	case v == VerbSort && n == 1 && ids != nil:
-		var out []string
-		for _, c := range ids(v) {
-			out = append(out, quoteArg(c))
-		}
-		return out
-	case v == VerbSort && n == 2:
-		return []string{"asc", "desc"}
-	case v == VerbExport && n >= 2:
-		return append(export.Formats(), "overwrite", "reveal")
-	}
-	return nil
 }

@@ -45,7 +45,7 @@ func TestCommandLineKeepsIDsExactAndShowsThemInert(t *testing.T) {
 	}
 
 	// The same line from history.
-	m, _ = command(t, m, "sessions "+w.tenant)
+	m, _ = runLine(t, m, "sessions "+w.tenant)
 	m, _ = press(t, m, ":", "up", "up")
 	foot = footerLine(m)
 	assertInert(t, "recalled command line", foot)
@@ -84,7 +84,7 @@ func TestUntypeableConsumerIsCompleted(t *testing.T) {
 	w := seeded(t)
 	hostile := w.rep.Hostile.Consumer
 	m := start(t, w.options(), 120, 40)
-	m, _ = command(t, m, "scan consumers")
+	m, _ = runLine(t, m, "scan consumers")
 	m, _ = press(t, m, "y")
 	if m.Active() != views.PaneDelegations || m.Pane(views.PaneDelegations).Status().Rows == 0 {
 		t.Fatalf("the scan of consumers shows nothing:\n%s", screen(m, w.prefix))

@@ -3,14 +3,13 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data/export"
 	"opsdeck/data/secret"
-	"opsdeck/views/inert"
+	"opsdeck/views"
 )
 
 // exportUsage is the one line a mistaken :export gets.
@@ -51,8 +50,17 @@ type exportStepMsg struct {
 
 var exportSeq atomic.Uint64
 
+// exportSpec is `:export`, a root command: it writes rows of the pane on
+// screen.
+var exportSpec = views.CommandSpec{
+	Name:  string(VerbExport),
+	Usage: exportUsage,
+	Arg:   views.ArgRequired,
+	Words: append(export.Formats(), "overwrite", "reveal"),
+}
+
 // runExport starts `:export <file> [format] [overwrite] [reveal]`.
-func (m Model) runExport(args []string) (tea.Model, tea.Cmd) {
+func (m Model) runExport(a views.Args) (tea.Model, tea.Cmd) {
 	if m.export != nil {
 		m.setFlash("an export is running (ctrl+c cancels it)", true)
 		return m, nil
@@ -61,26 +69,17 @@ func (m Model) runExport(args []string) (tea.Model, tea.Cmd) {
 		m.setFlash(fmt.Sprintf(format, a...)+" — usage: "+exportUsage, true)
 		return m, nil
 	}
-	path := args[0]
+	path := a.Arg
 	format, formatSet := export.FormatFor(path), false
-	over, reveal := false, false
-	for _, a := range args[1:] {
-		if f, ok := export.ParseFormat(a); ok {
+	for _, w := range a.Words {
+		if f, ok := export.ParseFormat(w); ok && w != "" {
 			if formatSet {
 				return bad("two formats given")
 			}
 			format, formatSet = f, true
-			continue
-		}
-		switch strings.ToLower(a) {
-		case "overwrite":
-			over = true
-		case "reveal":
-			reveal = true
-		default:
-			return bad("unknown word %q", inert.String(a))
 		}
 	}
+	over, reveal := a.HasWord("overwrite"), a.HasWord("reveal")
 	if reveal && format == export.CSV {
 		m.setFlash("reveal applies to jsonl and ddb: CSV writes the cells as shown, secrets masked", true)
 		return m, nil

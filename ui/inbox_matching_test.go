@@ -111,7 +111,7 @@ func TestInboxTypeAndStatusNarrowOnTheServer(t *testing.T) {
 			o.PageSize = 4 // filtered pages come back short or empty
 			m := start(t, o, 120, 40)
 			log.take()
-			m, _ = command(t, m, "inbox "+w.tenant+" type="+tc.typ+" status="+tc.status)
+			m, _ = runLine(t, m, "inbox "+w.tenant+" type="+tc.typ+" status="+tc.status)
 			p := m.Pane(views.PaneInbox)
 			if st := p.Status(); st.Rows == 0 || st.Err != "" {
 				t.Fatalf("first load shows no rows: %+v", st)

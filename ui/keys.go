@@ -1,13 +1,8 @@
 package ui
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"opsdeck/data"
-	"opsdeck/views"
 )
 
 // key routes a key press by mode. While a prompt, dialog or the help screen
@@ -73,9 +68,9 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.input.Focus()
 		return m, nil
 	case key.Matches(k, km.NextPane):
-		return m, m.switchTo((m.active + 1) % views.NumPanes)
+		return m, m.switchTo((m.active + 1) % len(m.panes))
 	case key.Matches(k, km.PrevPane):
-		return m, m.switchTo((m.active + views.NumPanes - 1) % views.NumPanes)
+		return m, m.switchTo((m.active + len(m.panes) - 1) % len(m.panes))
 	case key.Matches(k, km.Back):
 		// esc: close the detail view, else cancel a load, else clear the
 		// filter, else clear the message.
@@ -217,35 +212,19 @@ func (m *Model) complete(dir int) {
 	m.input.CursorEnd()
 }
 
-// completionIDs offers ids already on screen as arguments.
+// completionIDs offers ids already on screen as arguments: those the
+// command's pane offers (CommandSpec.Complete).
 func (m Model) completionIDs(v Verb) []string {
-	switch v {
-	case VerbSession:
-		return m.sessions.IDs()
-	case VerbRun:
-		return m.runs.IDs()
-	case VerbSessions:
-		var out []string
-		if p := m.sessions.Project(); p != "" {
-			out = append(out, p)
-		}
-		return out
-	case VerbInbox:
-		if u := m.inbox.User(); u != "" {
-			return []string{u}
-		}
-	case VerbDelegations:
-		return m.delegations.Values(data.TableDelegations, "audience", 50)
-	case VerbSubscriptions:
-		return m.delegations.Values(data.TableSubscriptions, "customer", 50)
-	case VerbConsumers:
-		return m.delegations.Values(data.TableConsumers, "consumer", 50)
-	case VerbSort:
-		var out []string
-		for _, c := range m.panes[m.active].SortColumns() {
-			out = append(out, strings.ToLower(c))
-		}
-		return out
+	c, ok := specFor(string(v))
+	if !ok || c.Complete == nil {
+		return nil
+	}
+	if c.root != nil {
+		// A root command acts on the pane on screen (:sort's columns).
+		return c.Complete(m.panes[m.active])
+	}
+	if p := m.Pane(c.pane); p != nil {
+		return c.Complete(p)
 	}
 	return nil
 }

@@ -14,9 +14,12 @@ import (
 	"opsdeck/views/inert"
 )
 
-// The live tail in the root model: batches from the feed go to the Stream
-// pane as records and to every other pane (and an open confirmation) as
-// views.Change; tables without a stream are polled instead.
+// The live tail in the root model: batches from the feed go to every pane
+// as records (Tail: the Stream pane shows them) and as views.Change (Apply:
+// the list panes update rows), and to an open confirmation; tables without
+// a stream are polled instead. The tables' stream health lives here, in
+// the root: the title line, the status bar and the polling decision read
+// it.
 
 // DefaultFallbackInterval is how often a pane showing a table without a
 // stream re-reads its rows.
@@ -26,6 +29,9 @@ const DefaultFallbackInterval = 5 * time.Second
 type liveState struct {
 	feed     *livefeed.Feed // nil: no live tail
 	fallback time.Duration
+	// health is each table's last reported stream health (raw: shownHealth
+	// debounces it for display).
+	health map[data.TableID]stream.Health
 	// redrawAt is when the scheduled redraw fires (zero: none scheduled);
 	// lastChange is when the last change was applied. Both are wall-clock:
 	// they are about the terminal, not the data.
@@ -44,6 +50,7 @@ type liveState struct {
 
 func (m *Model) initLive(o Options) {
 	m.live.feed = o.Feed
+	m.live.health = map[data.TableID]stream.Health{}
 	m.live.demand = o.Demand
 	m.live.loc = o.Location
 	if m.live.loc == nil {
@@ -74,25 +81,26 @@ func (m Model) pollTick() tea.Cmd {
 	return m.ctx.After(m.live.fallback, pollTickMsg{})
 }
 
-// onBatch applies one batch in whatever mode the console is in: the
-// Stream pane gets the records and health, the other panes and an open
-// confirmation the changes, and the feed is always asked for the next one.
+// onBatch applies one batch in whatever mode the console is in: the root
+// keeps the health, every pane gets the records (Tail) and the changes
+// (Apply), so does an open confirmation, and the feed is always asked for
+// the next one.
 func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
-	live := m.stream.Live()
-	live.Append(b.Records)
 	var cmds []tea.Cmd
 	for _, h := range b.Health {
 		cmds = append(cmds, m.noteHealth(h))
-		live.SetHealth(h)
+		if h.Table != "" {
+			m.live.health[h.Table] = h
+		}
 	}
-	live.NoteDropped(b.Dropped)
+	for _, p := range m.panes {
+		p.Tail(b.Records, b.Dropped)
+	}
 	if len(b.Records) > 0 {
 		changes := toChanges(b.Records)
 		cmds = append(cmds, m.changesToDialog(changes))
 		for _, p := range m.panes {
-			if p.ID() != views.PaneStream {
-				cmds = append(cmds, p.Apply(changes))
-			}
+			cmds = append(cmds, p.Apply(changes))
 		}
 		cmds = append(cmds, m.changed())
 	}
@@ -100,9 +108,7 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 		// Records were lost between the reader and here, so rows may be
 		// stale in ways no later record will fix: read them again.
 		for _, p := range m.panes {
-			if r, ok := p.(views.Poller); ok {
-				cmds = append(cmds, r.Reload())
-			}
+			cmds = append(cmds, p.Reload())
 		}
 		m.setFlash(plural(b.Dropped, "stream record")+" dropped (the console fell behind): lists reloaded", true)
 	}
@@ -154,7 +160,7 @@ func (m Model) onRedraw() (Model, tea.Cmd) {
 // refresh is still running is dropped by the pane.
 func (m Model) onPollTick() (Model, tea.Cmd) {
 	var cmd tea.Cmd
-	if p, ok := m.panes[m.active].(views.Poller); ok && m.needsPolling(p.ShownTable()) {
+	if p := m.panes[m.active]; m.needsPolling(p.ShownTable()) {
 		cmd = p.Poll()
 	}
 	return m, tea.Batch(cmd, m.pollTick())
@@ -162,11 +168,8 @@ func (m Model) onPollTick() (Model, tea.Cmd) {
 
 // onPollDone merges a refresh into its pane.
 func (m Model) onPollDone(msg views.PollMsg) (Model, tea.Cmd) {
-	if msg.Pane < 0 || msg.Pane >= views.NumPanes {
-		return m, nil
-	}
-	p, ok := m.panes[msg.Pane].(views.Poller)
-	if !ok {
+	p := m.Pane(msg.Pane)
+	if p == nil {
 		return m, nil
 	}
 	return m, tea.Batch(p.PollDone(msg), m.changed())
@@ -177,7 +180,7 @@ func (m Model) needsPolling(t data.TableID) bool {
 	if t == "" {
 		return false
 	}
-	h, ok := m.stream.Live().Health(t)
+	h, ok := m.live.health[t]
 	return ok && (h.State == stream.StatePolling || h.State == stream.StateOff)
 }
 
@@ -185,11 +188,7 @@ func (m Model) needsPolling(t data.TableID) bool {
 // "polling every 5s", "reconnecting", "gap", "off"; "" until the reader
 // has reported on that table (or without a live tail).
 func (m Model) liveLabel(p views.Pane) string {
-	st, ok := p.(interface{ ShownTable() data.TableID })
-	if !ok {
-		return ""
-	}
-	t := st.ShownTable()
+	t := p.ShownTable()
 	if t == "" {
 		return ""
 	}

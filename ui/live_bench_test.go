@@ -25,7 +25,7 @@ func BenchmarkRootApply(b *testing.B) {
 	for _, size := range []int{10, 100, 1000} {
 		b.Run("batch="+strconv.Itoa(size), func(b *testing.B) {
 			m := benchModel(b, rows)
-			m.active = views.PaneSessions
+			m.setActive(views.PaneSessions)
 			// A pool of MODIFY records over the loaded sessions, cycling
 			// internal status so every record really changes a cell.
 			states := []string{"READY", "ACTIVE", "TERMINATING"}

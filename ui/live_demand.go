@@ -6,7 +6,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
-	"opsdeck/views"
 )
 
 // The live tail reads at full rate only the tables something on screen
@@ -20,20 +19,14 @@ import (
 // not; and every table while the Stream pane is shown unnarrowed.
 func (m Model) wantedTables() map[data.TableID]bool {
 	want := map[data.TableID]bool{}
-	if t := m.stream.Live().Table(); t != "" {
-		want[t] = true
-	}
-	p := m.panes[m.active]
-	if p.ID() == views.PaneStream {
-		if m.stream.Live().Table() == "" {
+	for i, p := range m.panes {
+		tables, all := p.LiveTables(i == m.active)
+		if all {
 			for _, s := range data.Schemas() {
 				want[s.ID] = true
 			}
 		}
-		return want
-	}
-	if st, ok := p.(interface{ ShownTable() data.TableID }); ok {
-		if t := st.ShownTable(); t != "" {
+		for _, t := range tables {
 			want[t] = true
 		}
 	}

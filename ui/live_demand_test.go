@@ -42,7 +42,7 @@ func TestDemandFollowsTheScreen(t *testing.T) {
 	}
 	m, _ = press(t, m, "6")
 	expect("on the Stream pane", fmt.Sprint(tableIDs()))
-	m, _ = command(t, m, "stream events")
+	m, _ = runLine(t, m, "stream events")
 	expect("Stream pane narrowed to events", "[events]")
 	m, _ = press(t, m, "2")
 	expect("on Runs with the Stream pane narrowed", "[graph-runs events]")

@@ -18,8 +18,8 @@ import (
 // live and starts reconnecting keeps showing live for reconnectGrace; if it
 // is still reconnecting then, that is shown (a state that lasts is never
 // hidden). Gap, off and polling are shown at once — they are never a blip.
-// Only the display is debounced: the Stream pane's model and the polling
-// decision (needsPolling) keep the raw health.
+// Only the display is debounced: the root's health (liveState.health) and
+// the polling decision (needsPolling) keep the raw health.
 
 // reconnectGrace is how long a live table may be reconnecting before it is
 // shown as reconnecting.
@@ -40,7 +40,7 @@ type healthSettleMsg struct{}
 // returns the redraw for the end of a grace period it starts (nil if none),
 // or the reload of panes a recovery makes stale.
 func (m *Model) noteHealth(h stream.Health) tea.Cmd {
-	prev, known := m.stream.Live().Health(h.Table)
+	prev, known := m.live.health[h.Table]
 	if h.State == stream.StateLive && known && prev.State != stream.StateLive {
 		delete(m.live.reconnect, h.Table)
 		return m.tailBackLive(h.Table, prev.State)
@@ -68,7 +68,7 @@ func (m *Model) noteHealth(h stream.Health) tea.Cmd {
 // health, except a reconnect from live younger than reconnectGrace, which
 // still reads live.
 func (m Model) shownHealth(t data.TableID) (stream.Health, bool) {
-	h, ok := m.stream.Live().Health(t)
+	h, ok := m.live.health[t]
 	if !ok || h.State != stream.StateReconnecting {
 		return h, ok
 	}
@@ -90,12 +90,11 @@ func (m *Model) tailBackLive(t data.TableID, from stream.State) tea.Cmd {
 	wasDown := from == stream.StateOff || from == stream.StatePolling
 	var cmds []tea.Cmd
 	for _, p := range m.panes {
-		r, ok := p.(views.Poller)
-		if !ok || r.ShownTable() != t {
+		if p.ShownTable() != t {
 			continue
 		}
 		if st := p.Status(); wasDown || st.Err != "" || strings.HasPrefix(st.Note, views.PollFailedNote) {
-			cmds = append(cmds, r.Reload())
+			cmds = append(cmds, p.Reload())
 		}
 	}
 	return tea.Batch(cmds...)

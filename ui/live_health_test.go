@@ -137,7 +137,7 @@ func TestStreamPaneHealthLineDebounced(t *testing.T) {
 	r := newHealthRig(t)
 	r.report(stream.StateLive, "")
 	r.report(stream.StateReconnecting, "throttled")
-	r.m.active = views.PaneStream
+	r.m.setActive(views.PaneStream)
 	if got := r.m.streamHealthLine(); got != "live: sessions" {
 		t.Errorf("inside the grace: %q, want %q", got, "live: sessions")
 	}
@@ -195,7 +195,7 @@ func TestStaleOutageNoticeLeavesWhenLive(t *testing.T) {
 		fail   func()
 	}{
 		{"failed poll while the stream was off", stream.StateOff, func() {
-			m, _ = settle(t, m, m.Pane(views.PaneSessions).(views.Poller).Poll())
+			m, _ = settle(t, m, m.Pane(views.PaneSessions).Poll())
 		}},
 		{"failed reload while reconnecting", stream.StateReconnecting, func() {
 			m, _ = press(t, m, "r")

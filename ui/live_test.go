@@ -95,7 +95,7 @@ func TestLiveBatchUpdatesRowsInPlace(t *testing.T) {
 	if got, _ := p.Selected(); attr(got, "sessionId") != selID {
 		t.Fatalf("INSERT moved the cursor to %s", attr(got, "sessionId"))
 	}
-	ids := strings.Join(m.sessions.IDs(), " ")
+	ids := strings.Join(m.sessionsPane().IDs(), " ")
 	if !strings.Contains(ids, "sess_live_inserted") || strings.Contains(ids, "sess_live_elsewhere") {
 		t.Fatalf("listed after the INSERTs: %s", ids)
 	}
@@ -129,7 +129,7 @@ func TestLiveBatchUpdatesRowsInPlace(t *testing.T) {
 	}
 
 	// The Stream pane got every record, in order.
-	live := m.stream.Live()
+	live := m.streamLive()
 	if live.Len() != 5 {
 		t.Fatalf("Stream pane holds %d records, want 5", live.Len())
 	}
@@ -179,7 +179,7 @@ func TestLiveBatchInEveryMode(t *testing.T) {
 		if m.Mode() != mode {
 			t.Fatalf("a batch changed the mode from %s to %s", mode, m.Mode())
 		}
-		if got := m.stream.Live().Len(); got != n {
+		if got := m.streamLive().Len(); got != n {
 			t.Fatalf("in %s mode the Stream pane holds %d records, want %d", mode, got, n)
 		}
 		// The returned command must include the feed's Next: give the feed
@@ -262,7 +262,7 @@ func TestLiveDroppedRecordsReloadLists(t *testing.T) {
 	if !strings.Contains(m.Flash(), "5 stream records dropped") {
 		t.Fatalf("flash = %q", m.Flash())
 	}
-	if d := m.stream.Live().Dropped(); d != 5 {
+	if d := m.streamLive().Dropped(); d != 5 {
 		t.Fatalf("Stream pane counts %d dropped, want 5", d)
 	}
 }
@@ -286,7 +286,7 @@ func TestLiveBatchRefreshesTheDialog(t *testing.T) {
 	if out := stripANSI(m.Render()); !strings.Contains(out, "live: sess_feed changed") || !strings.Contains(out, "ACTIVE → STOPPED") {
 		t.Fatalf("dialog did not follow the batch:\n%s", out)
 	}
-	if m.stream.Live().Len() != 1 {
+	if m.streamLive().Len() != 1 {
 		t.Fatalf("the Stream pane missed the record while the dialog was open")
 	}
 }

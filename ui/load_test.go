@@ -162,7 +162,7 @@ func TestLateAnswerToAnOlderRequestIsDropped(t *testing.T) {
 	nm, stale := m.Update(keyMsg("enter"))
 	m = nm.(Model)
 	// Meanwhile the operator moves on to project b, which answers.
-	m, _ = command(t, m, "sessions "+b)
+	m, _ = runLine(t, m, "sessions "+b)
 	// Now a's answer arrives.
 	m, _ = settle(t, m, stale)
 	p := m.Pane(views.PaneSessions)

@@ -214,8 +214,8 @@ func typeText(t *testing.T, m Model, s string) Model {
 	return m
 }
 
-// command runs ":line" + enter.
-func command(t *testing.T, m Model, line string) (Model, bool) {
+// runLine runs ":line" + enter.
+func runLine(t *testing.T, m Model, line string) (Model, bool) {
 	t.Helper()
 	m, _ = press(t, m, ":")
 	m = typeText(t, m, line)

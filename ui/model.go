@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -37,17 +38,12 @@ func (m mode) String() string {
 // Model is the root model. Build it with New and run it with
 // tea.NewProgram(m).
 type Model struct {
-	ctx   *views.Context
-	panes [views.NumPanes]views.Pane
-	// Typed handles on the panes the commands address.
-	sessions    *views.Sessions
-	runs        *views.Runs
-	inbox       *views.Inbox
-	delegations *views.Delegations
-	sandboxes   *views.Sandboxes
-	stream      *views.Stream
+	ctx *views.Context
+	// panes are the registry's panes (views.Registry), in tab order; the
+	// root reaches each only through the views.Pane contract.
+	panes []views.Pane
 
-	active views.PaneID
+	active int // index into panes of the pane shown
 	mode   mode
 
 	width, height int
@@ -106,6 +102,7 @@ func New(o Options) Model {
 	if len(o.Keys.Quit.Keys()) == 0 {
 		o.Keys = keymap.Default()
 	}
+	o.Keys = o.Keys.WithPanes(paneKeys())
 	if o.Theme.Name == "" {
 		o.Theme = themes.Dark()
 	}
@@ -141,20 +138,10 @@ func New(o Options) Model {
 		m.env = tables.Env
 	}
 	s := o.Scopes
-	m.sessions = views.NewSessions(ctx, s.ProjectID, s.SessionStatus)
-	m.runs = views.NewRuns(ctx, s.UserID, s.RunID)
-	m.inbox = views.NewInbox(ctx, s.InboxUser, s.InboxType, s.InboxStatus)
-	m.delegations = views.NewDelegations(ctx, s.Audience, s.Customer, s.Consumer)
-	by, val := "status", s.SandboxStatus
-	switch {
-	case s.SandboxKey != "":
-		by, val = "key", s.SandboxKey
-	case s.SandboxTrack != "":
-		by, val = "track", s.SandboxTrack
+	s.StreamBuffer, s.Location = o.StreamBuffer, o.Location
+	for _, spec := range views.Registry() {
+		m.panes = append(m.panes, spec.New(ctx, s))
 	}
-	m.sandboxes = views.NewSandboxes(ctx, by, val)
-	m.stream = views.NewStream(ctx, s.StreamTable, views.StreamOptions{Buffer: o.StreamBuffer, Location: o.Location})
-	m.panes = [views.NumPanes]views.Pane{m.sessions, m.runs, m.inbox, m.delegations, m.sandboxes, m.stream}
 
 	m.input = lineedit.New(512)
 	m.help = help.New()
@@ -246,9 +233,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case interface{ PaneID() views.PaneID }:
 		// An answer addressed to one pane (a page, a quota): it goes there
 		// whether or not that pane is shown.
-		id := msg.PaneID()
-		if id >= 0 && id < views.NumPanes {
-			return m, m.panes[id].Update(msg)
+		if p := m.Pane(msg.PaneID()); p != nil {
+			return m, p.Update(msg)
 		}
 		return m, nil
 	}
@@ -284,16 +270,37 @@ func (m Model) paneHeight() int { return max(m.height-chromeLines, 0) }
 // be a whole FallbackInterval old, and the operator just asked to see them.
 // The pane itself refuses a poll while a load or another poll runs, so
 // refreshes never overlap.
-func (m *Model) switchTo(id views.PaneID) tea.Cmd {
-	if id < 0 || id >= views.NumPanes {
+func (m *Model) switchTo(i int) tea.Cmd {
+	if i < 0 || i >= len(m.panes) {
 		return nil
 	}
-	m.active = id
-	cmd := m.panes[id].Init()
-	if p, ok := m.panes[id].(views.Poller); ok && m.needsPolling(p.ShownTable()) {
+	m.active = i
+	p := m.panes[i]
+	cmd := p.Init()
+	if m.needsPolling(p.ShownTable()) {
 		cmd = tea.Batch(cmd, p.Poll())
 	}
 	return cmd
+}
+
+// show makes pane id the shown one, without loading it (a command that
+// gives it a scope loads it).
+func (m *Model) show(id views.PaneID) (views.Pane, bool) {
+	i, ok := m.paneIndex(id)
+	if ok {
+		m.active = i
+	}
+	return m.panes[m.active], ok
+}
+
+// paneIndex is pane id's place in the tab order.
+func (m Model) paneIndex(id views.PaneID) (int, bool) {
+	for i, p := range m.panes {
+		if p.ID() == id {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // setFlash sets the status bar's message. Messages quote values (a guard
@@ -319,10 +326,15 @@ func (m *Model) copied(c detail.CopiedMsg) {
 }
 
 // Active returns the id of the pane shown.
-func (m Model) Active() views.PaneID { return m.active }
+func (m Model) Active() views.PaneID { return m.panes[m.active].ID() }
 
-// Pane returns a pane, for tests and for main's wiring of later features.
-func (m Model) Pane(id views.PaneID) views.Pane { return m.panes[id] }
+// Pane returns pane id (nil when no pane has that id).
+func (m Model) Pane(id views.PaneID) views.Pane {
+	if i, ok := m.paneIndex(id); ok {
+		return m.panes[i]
+	}
+	return nil
+}
 
 // Mode names the current input mode ("normal", "command", ...).
 func (m Model) Mode() string { return m.mode.String() }
@@ -365,14 +377,28 @@ func (m *Model) sizeDialog() {
 
 var _ help.KeyMap = keymap.Map{}
 
-// paneKeys are the root-level bindings that work in normal mode.
-func (m Model) isPaneKey(k tea.KeyPressMsg) (views.PaneID, bool) {
-	for i, b := range m.ctx.Keys.Panes {
-		if key.Matches(k, b) {
-			return views.PaneID(i), true
+// isPaneKey: k is the key of one of the panes (its place in the tab order).
+func (m Model) isPaneKey(k tea.KeyPressMsg) (int, bool) {
+	for i, spec := range views.Registry() {
+		if b := m.ctx.Keys.Binding(paneKey(spec).Name); b != nil && key.Matches(k, *b) {
+			return i, true
 		}
 	}
 	return 0, false
+}
+
+// paneKey is the keymap's binding for a pane, as the registry declares it.
+func paneKey(s views.PaneSpec) keymap.PaneKey {
+	return keymap.NewPaneKey(s.DefaultKey, strings.ToLower(s.Name))
+}
+
+// paneKeys are the keymap's pane bindings, in tab order.
+func paneKeys() []keymap.PaneKey {
+	var out []keymap.PaneKey
+	for _, s := range views.Registry() {
+		out = append(out, paneKey(s))
+	}
+	return out
 }
 
 // Store is the data store the console reads (nil in some tests).

@@ -14,6 +14,7 @@ import (
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui/livefeed"
+	"opsdeck/views"
 )
 
 // Options is everything the console needs; main builds it from flags and
@@ -89,28 +90,6 @@ type Options struct {
 	Demand func(full []data.TableID)
 }
 
-// Scopes is the initial scope of each pane. Empty fields leave a pane
-// waiting for a command (Runs, Inbox, Delegations) or at its default
-// (Sessions: status RUNNING; Sandboxes: status available).
-type Scopes struct {
-	ProjectID     string // Sessions by project (wins over SessionStatus)
-	SessionStatus string // Sessions by status (default RUNNING)
-
-	UserID string // Runs by user
-	RunID  string // Runs: one run (when UserID is empty)
-
-	InboxUser   string
-	InboxType   string // event-type prefix (EventTypeIndex)
-	InboxStatus string // status prefix (StatusIndex)
-
-	Audience string // Delegations by audience
-	Customer string // Subscriptions by customer
-	Consumer string // Consumers by consumer
-
-	SandboxStatus string // default available
-	SandboxTrack  string // wins over SandboxStatus
-	SandboxKey    string // wins over SandboxTrack
-
-	// StreamTable narrows the Stream pane to one table id.
-	StreamTable data.TableID
-}
+// Scopes is what each pane lists at start (views.Scopes: the panes read
+// their own fields).
+type Scopes = views.Scopes

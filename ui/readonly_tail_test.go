@@ -76,7 +76,7 @@ func TestReadOnlySessionWithLiveTailSendsNoWrite(t *testing.T) {
 	d := newLiveDriver(ctx, New(o))
 	d.Start(120, 40)
 	d.until(t, "the sessions stream live", func() bool {
-		h, ok := d.Model.stream.Live().Health(data.TableSessions)
+		h, ok := d.Model.live.health[data.TableSessions]
 		return ok && h.State == stream.StateLive
 	})
 
@@ -109,8 +109,8 @@ func TestReadOnlySessionWithLiveTailSendsNoWrite(t *testing.T) {
 	}
 	d.press(t, "6") // the Stream pane, with the tail's records
 	change()
-	if d.Model.Active() != views.PaneStream || d.Model.stream.Live().Len() == 0 {
-		t.Fatalf("the Stream pane (active %s) holds %d records", d.Model.Active().Name(), d.Model.stream.Live().Len())
+	if d.Model.Active() != views.PaneStream || d.Model.streamLive().Len() == 0 {
+		t.Fatalf("the Stream pane (active %s) holds %d records", d.Model.Active().Name(), d.Model.streamLive().Len())
 	}
 	d.press(t, "enter", "esc", "1")
 

@@ -4,14 +4,11 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-
-	"opsdeck/data"
-	"opsdeck/views"
-	"opsdeck/views/inert"
 )
 
 // run parses and executes a command line. A parse error becomes the
-// one-line status message; nothing else changes.
+// one-line status message; nothing else changes. A pane's command shows
+// that pane and runs there; a root command runs on the root.
 func (m Model) run(line string) (tea.Model, tea.Cmd) {
 	if strings.TrimSpace(line) == "" {
 		return m, nil
@@ -22,55 +19,14 @@ func (m Model) run(line string) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.setFlash("", false)
-	switch cmd.Verb {
-	case VerbQuit:
-		m.quitting = true
-		return m, tea.Quit
-	case VerbSessions:
-		m.active = views.PaneSessions
-		switch {
-		case cmd.Arg != "":
-			return m, m.sessions.ShowProject(cmd.Arg)
-		case cmd.Opt == "status":
-			return m, m.sessions.ShowStatus(cmd.Value)
-		}
-		return m, m.sessions.ShowStatus(data.SessionRunning)
-	case VerbSession:
-		m.active = views.PaneSessions
-		return m, m.sessions.ShowSession(cmd.Arg)
-	case VerbRuns:
-		m.active = views.PaneRuns
-		return m, m.runs.ShowUser(cmd.Arg)
-	case VerbRun:
-		m.active = views.PaneRuns
-		return m, m.runs.ShowRun(cmd.Arg)
-	case VerbInbox:
-		m.active = views.PaneInbox
-		return m, m.inbox.Show(cmd.Arg, cmd.Type, cmd.Status)
-	case VerbDelegations:
-		m.active = views.PaneDelegations
-		return m, m.delegations.ShowDelegations(cmd.Arg)
-	case VerbSubscriptions:
-		m.active = views.PaneDelegations
-		return m, m.delegations.ShowSubscriptions(cmd.Arg)
-	case VerbConsumers:
-		m.active = views.PaneDelegations
-		return m, m.delegations.ShowConsumers(cmd.Arg)
-	case VerbSandboxes:
-		m.active = views.PaneSandboxes
-		return m, m.sandboxes.Show(cmd.Opt, cmd.Value)
-	case VerbAudit:
-		return m.openAudit(cmd.Arg)
-	case VerbScan:
-		return m.openScan(data.TableID(cmd.Arg), cmd.Segments)
-	case VerbSort:
-		return m.runSort(cmd.Args)
-	case VerbExport:
-		return m.runExport(cmd.Args)
-	case VerbStream:
-		m.active = views.PaneStream
-		return m, m.stream.Show(data.TableID(cmd.Arg))
+	c, _ := specFor(string(cmd.Verb))
+	if c.root != nil {
+		return c.root(m, cmd.Args)
 	}
-	m.setFlash("command not handled: "+inert.String(string(cmd.Verb)), true)
-	return m, nil
+	p, ok := m.show(c.pane)
+	if !ok || c.Run == nil {
+		m.setFlash("command not handled: :"+c.Name, true)
+		return m, nil
+	}
+	return m, c.Run(p, cmd.Args)
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync/atomic"
 
@@ -164,10 +165,11 @@ func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	id, _ := views.ScanPane(msg.table)
-	p, ok := m.panes[id].(views.Scanner)
+	i, ok := m.paneIndex(id)
 	if !ok {
 		return m, nil
 	}
+	p := m.panes[i]
 	res := views.ScanResult{
 		Table: msg.table, Items: msg.items, Partial: partial, Reason: reason,
 		Consumed: msg.last.Consumed, Segments: msg.last.Segments, Estimate: msg.last.Total,
@@ -179,7 +181,7 @@ func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
 		}
 	}
 	p.ShowScan(res)
-	m.active = id
+	m.active = i
 	if partial {
 		m.setFlash("PARTIAL scan of "+string(msg.table)+" ("+reason+"): "+plural(len(msg.items), "item")+" kept, "+rcu+" RCU consumed", !data.IsCancelled(msg.err))
 	} else {
@@ -247,11 +249,8 @@ func (m Model) scanKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 	if !isScan && !isReload {
 		return m, nil, false
 	}
-	p, ok := m.panes[m.active].(views.Scanner)
-	if !ok {
-		return m, nil, false
-	}
-	if d, ok := m.panes[m.active].(interface{ DetailOpen() bool }); ok && d.DetailOpen() {
+	p := m.panes[m.active]
+	if p.DetailOpen() {
 		return m, nil, false
 	}
 	if isReload {
@@ -273,37 +272,35 @@ func (m Model) scanKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 // paneTitle is the title line's text: a scan result says so, so that it
 // never passes for a query scope.
 func paneTitle(p views.Pane) string {
-	if s, ok := p.(views.Scanner); ok {
-		if t, shown := s.ScanTitle(); shown {
-			return t
-		}
+	if t, shown := p.ScanTitle(); shown {
+		return t
 	}
 	return p.Title()
 }
 
-// scanCommand validates :scan's table and segments=N. usage formats an
-// error with the verb's usage line.
-func scanCommand(cmd Command, usage func(string, ...any) error) (Command, error) {
-	id, ok := tableID(cmd.Arg)
-	if !ok {
-		return Command{}, usage("unknown table \"%s\" (tab completes table names)", inert.String(cmd.Arg))
-	}
-	cmd.Arg = string(id)
-	cmd.Segments = defaultScanSegments
-	if cmd.Opt == "segments" {
-		n, err := strconv.Atoi(cmd.Value)
+// scanSpec is :scan's syntax: a table and its parallelism (segments=N).
+var scanSpec = views.CommandSpec{
+	Name: string(VerbScan), Usage: ":scan <table> [segments=N]", Arg: views.ArgRequired, TableArg: true,
+	Opts: []views.OptSpec{{Key: "segments", Check: func(v string) error {
+		n, err := strconv.Atoi(v)
 		switch {
 		case err != nil:
-			return Command{}, usage("segments= must be a whole number from 1 to %d (got \"%s\")", maxScanSegments, inert.Line(cmd.Value, 20))
+			return fmt.Errorf("segments= must be a whole number from 1 to %d (got \"%s\")", maxScanSegments, inert.Line(v, 20))
 		case n < 1 || n > maxScanSegments:
 			// A whole number, just not a usable one: say that, not "not a
 			// whole number".
-			return Command{}, usage("segments=%d is out of range: use 1 to %d", n, maxScanSegments)
+			return fmt.Errorf("segments=%d is out of range: use 1 to %d", n, maxScanSegments)
 		}
-		cmd.Segments = n
+		return nil
+	}}},
+}
+
+// scanSegments is a parsed :scan's segments= (checked), else the default.
+func scanSegments(a views.Args) int {
+	if n, err := strconv.Atoi(a.Opt("segments")); err == nil {
+		return n
 	}
-	cmd.Opt, cmd.Value = "", ""
-	return cmd, nil
+	return defaultScanSegments
 }
 
 // enabled is b switched on: read-only mode disables the shared y/n

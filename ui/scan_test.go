@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,7 +108,7 @@ func TestParseScanCommand(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", c.line, err)
 		}
-		if cmd.Verb != VerbScan || cmd.Arg != c.table || cmd.Segments != c.segs || cmd.Opt != "" {
+		if cmd.Verb != VerbScan || cmd.Arg != c.table || scanSegments(cmd.Args) != c.segs {
 			t.Fatalf("%q parsed as %+v", c.line, cmd)
 		}
 	}
@@ -175,7 +176,7 @@ func TestScanDialogShowsCostAndNoSendsNoScan(t *testing.T) {
 			o := w.withClient(t, gate)
 			o.ReadOnly = true // scans are reads: allowed in read-only mode
 			m := start(t, o, 120, 40)
-			m, _ = command(t, m, "scan projects")
+			m, _ = runLine(t, m, "scan projects")
 			if m.Mode() != "dialog" {
 				t.Fatalf("mode %s after :scan, want dialog; flash %q", m.Mode(), m.Flash())
 			}
@@ -204,10 +205,10 @@ func TestScanDialogShowsCostAndNoSendsNoScan(t *testing.T) {
 			if calls := gate.scanCalls(); len(calls) != 0 {
 				t.Fatalf("%d Scan requests after answering %s", len(calls), no)
 			}
-			if !contains(gate.opsSeen(), "DescribeTable") {
+			if !slices.Contains(gate.opsSeen(), "DescribeTable") {
 				t.Fatalf("the estimate was not asked for: %v", gate.opsSeen())
 			}
-			if _, shown := m.Pane(views.PaneSessions).(views.Scanner).ShownScan(); shown {
+			if _, shown := m.Pane(views.PaneSessions).ShownScan(); shown {
 				t.Fatal("a scan result is shown although nothing was scanned")
 			}
 		})
@@ -226,7 +227,7 @@ func TestScanConfirmedReadsEveryItem(t *testing.T) {
 		t.Fatalf("seed wrote %d sandboxes; the test needs several", want)
 	}
 
-	m, _ = command(t, m, "scan sandboxes segments=3")
+	m, _ = runLine(t, m, "scan sandboxes segments=3")
 	if !strings.Contains(screen(m, w.prefix), "3 parallel") {
 		t.Fatalf("dialog does not show the segments:\n%s", screen(m, w.prefix))
 	}
@@ -272,7 +273,7 @@ func TestScanConfirmedReadsEveryItem(t *testing.T) {
 
 	// The detail view works on scan rows as on query rows.
 	m, _ = press(t, m, "enter")
-	if !p.(interface{ DetailOpen() bool }).DetailOpen() {
+	if !p.DetailOpen() {
 		t.Fatal("enter on a scan row opened no detail view")
 	}
 	m, _ = press(t, m, "esc")
@@ -292,7 +293,7 @@ func TestScanConfirmedReadsEveryItem(t *testing.T) {
 	}
 
 	// Choosing a query scope leaves the scan.
-	m, _ = command(t, m, "sandboxes status=allocated")
+	m, _ = runLine(t, m, "sandboxes status=allocated")
 	if strings.Contains(screen(m, w.prefix), "scan (") || !strings.Contains(p.Title(), "status allocated") {
 		t.Fatalf("after :sandboxes the title still says scan:\n%s", screen(m, w.prefix))
 	}
@@ -324,7 +325,7 @@ func TestScanProjectsAndKey(t *testing.T) {
 		t.Fatalf("%d Scan requests before any y", n)
 	}
 
-	m, _ = command(t, m, "scan projects")
+	m, _ = runLine(t, m, "scan projects")
 	m, _ = press(t, m, "y")
 	want := w.rep.Counts[data.TableProjects]
 	if m.Active() != views.PaneSessions {
@@ -352,7 +353,7 @@ func TestScanProjectsAndKey(t *testing.T) {
 	}
 	// The sub-view key leaves the scan for the query lists.
 	m, _ = press(t, m, "esc", "v")
-	if _, shown := m.Pane(views.PaneSessions).(views.Scanner).ShownScan(); shown || strings.Contains(screen(m, w.prefix), "Sessions · scan") {
+	if _, shown := m.Pane(views.PaneSessions).ShownScan(); shown || strings.Contains(screen(m, w.prefix), "Sessions · scan") {
 		t.Fatalf("v did not leave the scan result:\n%s", screen(m, w.prefix))
 	}
 	if !strings.HasPrefix(paneTitle(m.Pane(views.PaneSessions)), "API keys · project ") {
@@ -367,7 +368,7 @@ func TestScanCancelledMidwayKeepsPartial(t *testing.T) {
 	total := w.rep.Counts[data.TableSandboxes]
 	gate := &scanGate{pass: 1} // one segment reads, the other waits
 	m := start(t, w.withClient(t, gate), 120, 40)
-	m, _ = command(t, m, "scan sandboxes segments=2")
+	m, _ = runLine(t, m, "scan sandboxes segments=2")
 	if m.Mode() != "dialog" {
 		t.Fatalf("mode %s", m.Mode())
 	}
@@ -441,8 +442,8 @@ func TestBrowsingNeverScans(t *testing.T) {
 	}
 	m, _ = press(t, m, "1", "v", "L", "v", "L", "v")
 	m, _ = press(t, m, "4", "L")
-	sessionIDs := m.sessions.IDs()
-	runIDs := m.runs.IDs()
+	sessionIDs := m.sessionsPane().IDs()
+	runIDs := m.Pane(views.PaneRuns).(*views.Runs).IDs()
 	if len(sessionIDs) == 0 || len(runIDs) == 0 {
 		t.Fatal("no session or run ids loaded to address")
 	}
@@ -457,14 +458,14 @@ func TestBrowsingNeverScans(t *testing.T) {
 		"stream", "stream sandboxes", "audit", "nosuchverb",
 	}
 	for _, l := range lines {
-		m, _ = command(t, m, l)
+		m, _ = runLine(t, m, l)
 		m, _ = press(t, m, "L")
 		if m.Mode() == "dialog" {
 			m, _ = press(t, m, "esc")
 		}
 	}
 	ops := gate.opsSeen()
-	if !contains(ops, "Query") {
+	if !slices.Contains(ops, "Query") {
 		t.Fatalf("no Query seen either — the recorder is not in the path: %v", ops)
 	}
 	for _, op := range ops {
@@ -479,7 +480,7 @@ func TestBrowsingNeverScans(t *testing.T) {
 func TestScanDialogFitsNarrowTerminal(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 80, 24)
-	m, _ = command(t, m, "scan delegations segments=8")
+	m, _ = runLine(t, m, "scan delegations segments=8")
 	out := screen(m, w.prefix)
 	checkFrame(t, out, 80, 24)
 	for _, want := range []string{"Scan delegations?", "8 parallel", "approx.", "RCU", "y yes · n/esc no (default No)"} {
@@ -502,7 +503,7 @@ func TestScanMissingTable(t *testing.T) {
 	o.Tables = o.Tables.WithPrefix("tmissing-")
 	o.Store = data.NewStore(w.conn, o.Tables)
 	m := start(t, o, 120, 40)
-	m, _ = command(t, m, "scan consumers")
+	m, _ = runLine(t, m, "scan consumers")
 	out := screen(m, w.prefix)
 	if !strings.Contains(out, "cost unknown: the estimate failed") {
 		t.Fatalf("dialog over a missing table:\n%s", out)
@@ -514,7 +515,7 @@ func TestScanMissingTable(t *testing.T) {
 	if f := m.Flash(); !strings.Contains(f, "scan of consumers failed: ") || !strings.Contains(f, "before any item was read") {
 		t.Fatalf("flash %q", f)
 	}
-	if _, shown := m.Pane(views.PaneDelegations).(views.Scanner).ShownScan(); shown {
+	if _, shown := m.Pane(views.PaneDelegations).ShownScan(); shown {
 		t.Fatal("a failed scan left a scan result")
 	}
 	checkFrame(t, screen(m, w.prefix), 120, 40)
@@ -530,7 +531,7 @@ func TestScanPageTimeoutKeepsPartial(t *testing.T) {
 	o := w.withClient(t, gate)
 	o.ReadTimeout = 1500 * time.Millisecond
 	m := start(t, o, 120, 40)
-	m, _ = command(t, m, "scan sandboxes segments=2")
+	m, _ = runLine(t, m, "scan sandboxes segments=2")
 	nm, cmd := m.Update(keyMsg("y"))
 	m = nm.(Model)
 	if out := screen(m, w.prefix); !strings.Contains(out, "a page with no answer within 1.5s ends the scan") {

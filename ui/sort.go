@@ -8,32 +8,34 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"opsdeck/views/inert"
+	"opsdeck/views"
 )
+
+// sortSpec is `:sort [column [asc|desc]]`, a root command: it sorts the
+// pane on screen.
+var sortSpec = views.CommandSpec{
+	Name:  string(VerbSort),
+	Usage: ":sort [column [asc|desc]]",
+	Arg:   views.ArgOptional,
+	Words: []string{"asc", "desc"},
+	Complete: func(p views.Pane) []string {
+		var out []string
+		for _, c := range p.SortColumns() {
+			out = append(out, strings.ToLower(c))
+		}
+		return out
+	},
+}
 
 // runSort is `:sort [column [asc|desc]]`: by a column (key or title,
 // ascending unless desc), or, alone, back to the natural order.
-func (m Model) runSort(args []string) (tea.Model, tea.Cmd) {
+func (m Model) runSort(a views.Args) (tea.Model, tea.Cmd) {
 	p := m.panes[m.active]
-	usage := " — usage: :sort [column [asc|desc]]"
-	if len(args) > 2 {
-		m.setFlash("too many arguments"+usage, true)
+	if a.HasWord("asc") && a.HasWord("desc") {
+		m.setFlash("asc or desc, not both — usage: "+sortSpec.Usage, true)
 		return m, nil
 	}
-	column, desc := "", false
-	if len(args) > 0 {
-		column = args[0]
-	}
-	if len(args) == 2 {
-		switch strings.ToLower(args[1]) {
-		case "asc":
-		case "desc":
-			desc = true
-		default:
-			m.setFlash(fmt.Sprintf("%q is not asc or desc%s", inert.String(args[1]), usage), true)
-			return m, nil
-		}
-	}
+	column, desc := a.Arg, a.HasWord("desc")
 	if err := p.SortBy(column, desc); err != nil {
 		m.setFlash(err.Error(), true)
 		return m, nil

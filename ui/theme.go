@@ -4,7 +4,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/themes"
-	"opsdeck/views"
 )
 
 // The auto theme. main can only guess the terminal's background (from
@@ -43,9 +42,7 @@ func (m *Model) setTheme(th themes.Theme) {
 	}
 	m.ctx.Theme = th
 	for _, p := range m.panes {
-		if t, ok := p.(views.Themer); ok {
-			t.SetTheme(th)
-		}
+		p.SetTheme(th)
 	}
 }
 

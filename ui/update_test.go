@@ -268,7 +268,7 @@ func TestCommands(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.line, func(t *testing.T) {
 			m := start(t, w.options(), 120, 40)
-			m, quit := command(t, m, tc.line)
+			m, quit := runLine(t, m, tc.line)
 			if quit {
 				t.Fatal("command quit")
 			}
@@ -311,7 +311,7 @@ func TestSessionAndRunCommandsSelectThatItem(t *testing.T) {
 	m, _ = press(t, m, "G")
 	target, _ := m.Pane(views.PaneSessions).Selected()
 	id := attr(target, "sessionId")
-	m, _ = command(t, m, "session "+id)
+	m, _ = runLine(t, m, "session "+id)
 	p := m.Pane(views.PaneSessions)
 	got, ok := p.Selected()
 	if !ok || attr(got, "sessionId") != id || p.Status().Rows != 1 {
@@ -321,13 +321,13 @@ func TestSessionAndRunCommandsSelectThatItem(t *testing.T) {
 	m, _ = press(t, m, "2")
 	run, _ := m.Pane(views.PaneRuns).Selected()
 	runID := attr(run, "runId")
-	m, _ = command(t, m, "run "+runID)
+	m, _ = runLine(t, m, "run "+runID)
 	got, ok = m.Pane(views.PaneRuns).Selected()
 	if m.Active() != views.PaneRuns || !ok || attr(got, "runId") != runID {
 		t.Fatalf(":run %s selected %q", runID, attr(got, "runId"))
 	}
 
-	m, _ = command(t, m, "session sess_does_not_exist")
+	m, _ = runLine(t, m, "session sess_does_not_exist")
 	if st := m.Pane(views.PaneSessions).Status(); st.Rows != 0 || st.Err != "" {
 		t.Fatalf("missing session: %+v", st)
 	}
@@ -342,7 +342,7 @@ func TestCommandErrorsAreOneLineAndChangeNothing(t *testing.T) {
 		t.Run(line, func(t *testing.T) {
 			m := start(t, w.options(), 80, 24)
 			before := m.Pane(views.PaneSessions).Title()
-			m, quit := command(t, m, line)
+			m, quit := runLine(t, m, line)
 			if quit {
 				t.Fatal("quit on a bad command")
 			}
@@ -365,7 +365,7 @@ func TestCommandErrorsAreOneLineAndChangeNothing(t *testing.T) {
 func TestQuitCommand(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 80, 24)
-	if _, quit := command(t, m, "q"); !quit {
+	if _, quit := runLine(t, m, "q"); !quit {
 		t.Fatal(":q did not quit")
 	}
 }
@@ -373,8 +373,8 @@ func TestQuitCommand(t *testing.T) {
 func TestCommandHistoryAndCompletion(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 120, 40)
-	m, _ = command(t, m, "sandboxes")
-	m, _ = command(t, m, "stream")
+	m, _ = runLine(t, m, "sandboxes")
+	m, _ = runLine(t, m, "stream")
 	m, _ = press(t, m, ":")
 	m, _ = press(t, m, "up")
 	if got := m.input.Value(); got != "stream" {

@@ -97,23 +97,23 @@ func (m Model) tabBar(w int) string {
 	th := m.ctx.Theme
 	// Full names, then short ones, then numbers with only the shown pane
 	// named: the tab bar always fits on one line.
-	short := [views.NumPanes]string{"Sess", "Runs", "Inbox", "Deleg", "Sandbx", "Stream"}
 	render := func(level int) string {
 		var b strings.Builder
 		for i, p := range m.panes {
-			name := p.ID().Name()
+			spec, _ := views.Spec(p.ID())
+			name := spec.Name
 			switch {
 			case level == 1:
-				name = short[i]
-			case level == 2 && views.PaneID(i) != m.active:
+				name = spec.Short
+			case level == 2 && i != m.active:
 				name = ""
 			}
-			label := " " + strconv.Itoa(i+1) + " " + name
+			label := " " + m.paneKeyLabel(spec) + " " + name
 			if name != "" {
 				label += " "
 			}
 			st := th.TabInactive
-			if views.PaneID(i) == m.active {
+			if i == m.active {
 				st = th.TabActive
 			}
 			b.WriteString(st.Render(label))
@@ -143,7 +143,7 @@ func (m Model) titleLine(w int) string {
 	p := m.panes[m.active]
 	st := p.Status()
 	var info []string
-	if p.ID() != views.PaneStream {
+	if !st.Tail {
 		rows := plural(st.Rows, "row")
 		if p.Filter() != "" {
 			rows = strconv.Itoa(st.Visible) + "/" + rows
@@ -192,7 +192,8 @@ func (m Model) statusBar(w int) string {
 		return th.StatusKey.Render(k+" ") + th.StatusValue.Render(inert.Line(v, 40))
 	}
 	parts = append(parts, kv("env", orDash(m.env)))
-	if h := m.healthSummary(); h != "" && m.active != views.PaneStream {
+	st := m.panes[m.active].Status()
+	if h := m.healthSummary(); h != "" && !st.Tail {
 		// The Stream pane shows every table's state in the message slot.
 		parts = append(parts, kv("tail", h))
 	}
@@ -200,7 +201,6 @@ func (m Model) statusBar(w int) string {
 		parts = append(parts, kv("profile", m.profile))
 	}
 	parts = append(parts, kv("at", orDash(m.endpoint)))
-	st := m.panes[m.active].Status()
 	if st.HasReq {
 		parts = append(parts, kv("last", strconv.FormatFloat(st.Consumed, 'f', -1, 64)+" RCU"))
 	}
@@ -217,7 +217,7 @@ func (m Model) statusBar(w int) string {
 		msg = st.Note
 	case st.Waiting != "":
 		msg = st.Waiting
-	case m.active == views.PaneStream:
+	case st.Tail:
 		msg = m.streamHealthLine()
 	}
 	if msg != "" {
@@ -302,6 +302,15 @@ func (m Model) inputStyles() lineedit.Styles {
 	st := lineedit.DefaultStyles()
 	st.Escaped = m.ctx.Theme.Warn.Underline(true)
 	return st
+}
+
+// paneKeyLabel is the key that shows pane s, as bound (the first key of
+// its binding; the registry's default when it has none).
+func (m Model) paneKeyLabel(s views.PaneSpec) string {
+	if b := m.ctx.Keys.Binding(paneKey(s).Name); b != nil && len(b.Keys()) > 0 {
+		return b.Keys()[0]
+	}
+	return s.DefaultKey
 }
 
 // filterHint is shown beside an empty filter line: the grammar in brief.

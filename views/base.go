@@ -11,11 +11,12 @@ import (
 // pane embeds it and adds its scope handling; the root model never sees
 // the difference.
 type base struct {
-	ctx   *Context
-	id    PaneID
-	lists []*list
-	cur   int
-	w, h  int
+	Defaults // Tail: list panes take the changes (Apply)
+	ctx      *Context
+	id       PaneID
+	lists    []*list
+	cur      int
+	w, h     int
 	// header, when set, renders a one-line summary above the table
 	// (Sessions: the project's quota).
 	header func(width int) string
@@ -118,6 +119,14 @@ func (b *base) Apply(changes []Change) tea.Cmd {
 		b.scan.apply(changes)
 	}
 	return nil
+}
+
+// LiveTables is the shown table while the pane is on screen.
+func (b *base) LiveTables(shown bool) ([]data.TableID, bool) {
+	if t := b.ShownTable(); shown && t != "" {
+		return []data.TableID{t}, false
+	}
+	return nil, false
 }
 
 // Back closes the detail view, else cancels a running load.

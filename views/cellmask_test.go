@@ -16,14 +16,14 @@ import (
 // shows no token in any cell, while the unmasked builder would.
 func TestListCellsAreMaskedInEveryPane(t *testing.T) {
 	th := themes.Dark()
-	tables := make([]string, 0, len(scanShapes))
-	for id := range scanShapes {
-		tables = append(tables, string(id))
+	tables := make([]string, 0, len(presenters))
+	for _, pr := range presenters {
+		tables = append(tables, string(pr.table))
 	}
 	sort.Strings(tables)
 	for _, name := range tables {
 		table := data.TableID(name)
-		shape := scanShapes[table]
+		shape := mustPresenter(table)
 		sc, _ := data.Schema(table)
 		item := data.Item{}
 		for attr, typ := range sc.Attrs {
@@ -45,12 +45,12 @@ func TestListCellsAreMaskedInEveryPane(t *testing.T) {
 		if leaks == 0 {
 			t.Fatalf("%s: no column shows a planted token even unmasked; the test proves nothing", table)
 		}
-		l := newList(orderCtx(), shape.pane, shape.kind, shape.cols(), shape.row)
+		l := newList(orderCtx(), shape.pane, shape)
 		row := l.renderRow(rec, sortNow, th, 0)
 		masked := 0
 		for i, c := range row.Cells {
 			if strings.Contains(c.Text, "tok_") {
-				t.Errorf("%s: column %s shows %q", table, shape.cols()[i].Title, c.Text)
+				t.Errorf("%s: column %s shows %q", table, shape.columns()[i].Title, c.Text)
 			}
 			if strings.Contains(c.Text, "••••••") {
 				masked++

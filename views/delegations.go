@@ -26,6 +26,13 @@ type Delegations struct {
 	audience, customer, consumer string
 }
 
+var delegationsPresenter = presenter{
+	table: data.TableDelegations, kind: "delegations", pane: PaneDelegations,
+	columns: delegationColumns, row: delegationRow,
+	hides:   map[string]string{"audience": "audience"},
+	summary: []string{"audience", "issuer", "expiration"},
+}
+
 func delegationColumns() []vtable.Column {
 	return []vtable.Column{
 		{Key: "link", Title: "LINK", Width: 16, Flex: 3, Priority: 10},
@@ -46,21 +53,29 @@ func delegationRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		// Stored, but not a time: that is not "never".
 		expCell = warnCell("unreadable", th).SortLast()
 	case g.Expiration.IsZero():
-		expCell = vtable.Cell{Text: "never"}.SortLast()
+		expCell = vtable.Cell{Text: "never"}.SortLast() // sorts last, as unreadable does
 	}
-	row := vtable.Row{Cells: []vtable.Cell{
+	row := vtable.Row{}
+	if g.Expired(now) {
+		row.Tag, row.Dim = "!", true
+		expCell = timeKey(errorCell("expired "+exp, th), g.Expiration)
+	}
+	row.Cells = []vtable.Cell{
 		{Text: g.Link},
 		{Text: g.Issuer},
 		{Text: g.Audience},
-		expCell, // never and unreadable sort last
+		expCell,
 		timeCell(g.InsertedAt, now),
 		{Text: g.Cause},
-	}}
-	if g.Expired(now) {
-		row.Tag, row.Dim = "!", true
-		row.Cells[3] = timeKey(errorCell("expired "+exp, th), g.Expiration)
 	}
 	return row
+}
+
+var subscriptionsPresenter = presenter{
+	table: data.TableSubscriptions, kind: "subscriptions", pane: PaneDelegations,
+	columns: subscriptionColumns, row: subscriptionRow,
+	hides:   map[string]string{"customer": "customer"},
+	summary: []string{"customer", "provider"},
 }
 
 func subscriptionColumns() []vtable.Column {
@@ -79,6 +94,12 @@ func subscriptionRow(r data.Record, now time.Time, _ themes.Theme) vtable.Row {
 		{Text: s.Subscription}, {Text: s.Provider}, {Text: s.Customer},
 		timeCell(s.InsertedAt, now), {Text: s.Cause},
 	}}
+}
+
+var consumersPresenter = presenter{
+	table: data.TableConsumers, kind: "consumers", pane: PaneDelegations,
+	columns: consumerColumns, row: consumerRow,
+	summary: []string{"consumer", "provider"},
 }
 
 func consumerColumns() []vtable.Column {
@@ -104,9 +125,9 @@ func consumerRow(r data.Record, now time.Time, _ themes.Theme) vtable.Row {
 func NewDelegations(c *Context, audience, customer, consumer string) *Delegations {
 	p := &Delegations{base: base{ctx: c, id: PaneDelegations}}
 	p.lists = []*list{
-		newList(c, PaneDelegations, "delegations", delegationColumns(), delegationRow),
-		newList(c, PaneDelegations, "subscriptions", subscriptionColumns(), subscriptionRow),
-		newList(c, PaneDelegations, "consumers", consumerColumns(), consumerRow),
+		newList(c, PaneDelegations, delegationsPresenter),
+		newList(c, PaneDelegations, subscriptionsPresenter),
+		newList(c, PaneDelegations, consumersPresenter),
 	}
 	p.lists[subDelegations].hint = "no audience selected — :delegations <audience DID>"
 	p.lists[subSubscriptions].hint = "no customer selected — :subscriptions <customer DID>"
@@ -134,14 +155,12 @@ func (p *Delegations) scopeDelegations(audience string) {
 	p.audience = audience
 	a := audience
 	p.setScope(subDelegations, data.DelegationsByAudience(a), nil)
-	p.lists[subDelegations].fixColumns("audience")
 }
 
 func (p *Delegations) scopeSubscriptions(customer string) {
 	p.customer = customer
 	c := customer
 	p.setScope(subSubscriptions, data.SubscriptionsByCustomer(c), nil)
-	p.lists[subSubscriptions].fixColumns("customer")
 }
 
 func (p *Delegations) scopeConsumers(consumer string) {
@@ -206,4 +225,34 @@ func (p *Delegations) Values(table data.TableID, attr string, limit int) []strin
 		return len(out) < limit
 	})
 	return out
+}
+
+// PaneDelegations lists w3infra's delegations, subscriptions and consumers.
+const PaneDelegations PaneID = "delegations"
+
+func delegationsPane() PaneSpec {
+	values := func(t data.TableID, attr string) func(Pane) []string {
+		return func(p Pane) []string { return p.(*Delegations).Values(t, attr, 50) }
+	}
+	return PaneSpec{
+		ID: PaneDelegations, Name: "Delegations", Short: "Deleg", DefaultKey: "4",
+		New: func(c *Context, s Scopes) Pane { return NewDelegations(c, s.Audience, s.Customer, s.Consumer) },
+		Commands: []CommandSpec{
+			{
+				Name: "delegations", Usage: ":delegations <audience>", Arg: ArgRequired,
+				Complete: values(data.TableDelegations, "audience"),
+				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowDelegations(a.Arg) },
+			},
+			{
+				Name: "subscriptions", Usage: ":subscriptions <customer>", Arg: ArgRequired,
+				Complete: values(data.TableSubscriptions, "customer"),
+				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowSubscriptions(a.Arg) },
+			},
+			{
+				Name: "consumers", Usage: ":consumers <consumer>", Arg: ArgRequired,
+				Complete: values(data.TableConsumers, "consumer"),
+				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowConsumers(a.Arg) },
+			},
+		},
+	}
 }

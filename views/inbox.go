@@ -18,13 +18,24 @@ type Inbox struct {
 	user, typePrefix, statusPrefix string
 }
 
+// Every index the Inbox reads ends its sort key in the timestamp and is
+// read newest first: AGE is the natural order of each.
+var eventsPresenter = presenter{
+	table: data.TableEvents, kind: "events", pane: PaneInbox,
+	columns: eventColumns, row: eventRow,
+	order: map[string]string{
+		data.AttrEventSortKey: "age", data.AttrEventTypeKey: "age", data.AttrEventStatusKey: "age",
+	},
+	summary: []string{"event_type", "status", "retry_count"},
+}
+
 func eventColumns() []vtable.Column {
 	return []vtable.Column{
 		{Key: "event", Title: "EVENT", Width: 12, Flex: 3, Priority: 10},
 		{Key: "type", Title: "TYPE", Width: 12, Flex: 2, Priority: 9},
 		{Key: "status", Title: "STATUS", Width: 9, Priority: 9},
 		{Key: "age", Title: "AGE", Width: 9, Priority: 8, Relative: Relative},
-		{Key: "retries", Title: "RETRY", Width: 5, Align: vtable.Right, Priority: 7},
+		{Key: "retries", Title: "RETRY", Width: 5, Align: vtable.Right, Priority: 7, Whole: true},
 		{Key: "lastretry", Title: "LAST RETRY", Width: 10, Priority: 3, Relative: Relative},
 		{Key: "ttl", Title: "EXPIRES", Width: 9, Priority: 4, Relative: Relative},
 	}
@@ -46,7 +57,7 @@ func eventRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 // NewInbox builds the pane; without a user it waits for :inbox.
 func NewInbox(c *Context, userID, typePrefix, statusPrefix string) *Inbox {
 	p := &Inbox{base: base{ctx: c, id: PaneInbox}}
-	p.lists = []*list{newList(c, PaneInbox, "events", eventColumns(), eventRow)}
+	p.lists = []*list{newList(c, PaneInbox, eventsPresenter)}
 	p.lists[0].hint = "no user selected — :inbox <userId> [type=<prefix>] [status=<prefix>]"
 	if userID != "" {
 		p.scope(userID, typePrefix, statusPrefix)
@@ -63,9 +74,6 @@ func (p *Inbox) scope(userID, typePrefix, statusPrefix string) {
 	// live tail's Matches and the query agree, and no row is ever narrowed
 	// client-side.
 	p.setScope(0, data.EventsFor(u, tp, sp), nil)
-	// Every index the Inbox queries ends its sort key in the timestamp and
-	// is read newest first.
-	p.lists[0].naturalOrder("age", true)
 }
 
 // Show lists a user's events, optionally narrowed by prefixes.
@@ -90,3 +98,29 @@ func (p *Inbox) Title() string {
 
 // User is the user in scope.
 func (p *Inbox) User() string { return p.user }
+
+// PaneInbox lists one user's events of Zapier Triggers.
+const PaneInbox PaneID = "inbox"
+
+// eventStatuses are the documented event states.
+var eventStatuses = []string{"received", "delivered", "failed", "retrying"}
+
+func inboxPane() PaneSpec {
+	return PaneSpec{
+		ID: PaneInbox, Name: "Inbox", Short: "Inbox", DefaultKey: "3",
+		New: func(c *Context, s Scopes) Pane { return NewInbox(c, s.InboxUser, s.InboxType, s.InboxStatus) },
+		Commands: []CommandSpec{{
+			// Both options may be given: the type prefix selects
+			// EventTypeIndex and the status prefix then becomes a filter.
+			Name: "inbox", Usage: ":inbox <userId> [type=<prefix>] [status=<prefix>]", Arg: ArgRequired,
+			Opts: []OptSpec{{Key: "type"}, {Key: "status", Values: eventStatuses}},
+			Complete: func(p Pane) []string {
+				if u := p.(*Inbox).User(); u != "" {
+					return []string{u}
+				}
+				return nil
+			},
+			Run: func(p Pane, a Args) tea.Cmd { return p.(*Inbox).Show(a.Arg, a.Opt("type"), a.Opt("status")) },
+		}},
+	}
+}

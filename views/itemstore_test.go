@@ -87,7 +87,7 @@ func sessionItem(id, status string) data.Item {
 }
 
 func TestItemStorePagesAndLiveChanges(t *testing.T) {
-	l := newList(&Context{}, PaneSessions, "sessions", sessionColumns(), sessionRow)
+	l := newList(&Context{}, PaneSessions, sessionsPresenter)
 	l.scope.Table = data.TableSessions
 	// Row ids as the list makes them, so eachItem can recompute them.
 	rid := func(id string) string { return rowID(data.TableSessions, sessionItem(id, ""), -1) }
@@ -161,7 +161,7 @@ func attrS(it data.Item, name string) string {
 // Many live changes do not pile up uncompressed: past looseMax they are
 // packed, and every one stays readable.
 func TestItemStorePacksLooseItems(t *testing.T) {
-	l := newList(&Context{}, PaneSessions, "sessions", sessionColumns(), sessionRow)
+	l := newList(&Context{}, PaneSessions, sessionsPresenter)
 	l.scope.Table = data.TableSessions
 	n := looseMax*2 + 10
 	for i := 0; i < n; i++ {
@@ -183,7 +183,7 @@ func TestItemStorePacksLooseItems(t *testing.T) {
 // sooner) until its second block arrives; it is then compressed, and every
 // item of both reads back exactly, from the blocks themselves.
 func TestItemStoreFirstBlockCompressedLater(t *testing.T) {
-	l := newList(&Context{}, PaneSessions, "sessions", sessionColumns(), sessionRow)
+	l := newList(&Context{}, PaneSessions, sessionsPresenter)
 	l.scope.Table = data.TableSessions
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var pages [2][]data.Item

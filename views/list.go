@@ -11,7 +11,6 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/secret"
-	"opsdeck/themes"
 	"opsdeck/views/detail"
 	"opsdeck/views/vtable"
 )
@@ -23,11 +22,11 @@ import (
 type list struct {
 	ctx  *Context
 	pane PaneID
-	// kind names what the list shows ("sessions", "api keys"), for notes.
-	kind string
-
-	cols  []vtable.Column
-	rowOf rowFunc
+	// pr is how the list's table looks (present.go); kind names what the
+	// list shows ("sessions", "API keys"), for notes.
+	pr    presenter
+	kind  string
+	rowOf rowFunc // pr.row, every cell masked
 	table vtable.Model
 	// items maps row id → where its raw item is kept; blocks keeps them,
 	// compressed a page at a time (itemstore.go). Records are decoded
@@ -57,10 +56,6 @@ type list struct {
 	// poll is the live tail's polling fallback (live_poll.go).
 	poll pollState
 }
-
-// rowFunc renders one record as a table row. It runs in Update (never in a
-// Cmd), with the clock and theme of that moment.
-type rowFunc func(rec data.Record, now time.Time, th themes.Theme) vtable.Row
 
 // fetched is one page of records, whatever their type.
 type fetched struct {
@@ -147,10 +142,11 @@ type estimateMsg struct {
 func (m pageMsg) PaneID() PaneID     { return m.pane }
 func (m estimateMsg) PaneID() PaneID { return m.pane }
 
-func newList(c *Context, pane PaneID, kind string, cols []vtable.Column, rowOf rowFunc) *list {
-	l := &list{ctx: c, pane: pane, kind: kind, cols: cols, rowOf: maskedRows(rowOf)}
+// newList is a list of pr's table in pane.
+func newList(c *Context, pane PaneID, pr presenter) *list {
+	l := &list{ctx: c, pane: pane, pr: pr, kind: pr.kind, rowOf: maskedRows(pr.row)}
 	l.resetItems(0)
-	l.table = vtable.New(cols, c.Theme)
+	l.table = vtable.New(pr.columns(), c.Theme)
 	l.table.SetNow(c.Now)
 	return l
 }
@@ -165,23 +161,13 @@ func (l *list) setScope(s data.Scope, f fetchFunc) {
 	}
 	l.stop()
 	l.scope, l.fetch, l.hasScope = s, f, true
-	l.fixColumns() // the new scope says which columns it fixes, if any
+	l.shape(s)
 	l.ld = loadState{}
 	l.resetItems(0)
 	l.table.SetRows(nil)
 	l.table.ClearMarks()
 	l.closeDetail()
 	l.note = ""
-}
-
-// naturalOrder declares the order the scope's query returns rows in, as the
-// column (by Key) whose sort key follows the index's sort key and whether
-// that is newest/greatest first. The table keeps it while no explicit sort
-// is chosen, so a row inserted by the live tail lands where the query would
-// have listed it instead of at the bottom. "" means query order is unknown
-// (rows then keep arrival order).
-func (l *list) naturalOrder(colKey string, desc bool) {
-	l.table.SetNaturalOrderByKey(colKey, desc)
 }
 
 // clearScope leaves the list without a query: it shows its hint.
@@ -404,26 +390,6 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 		l.ld.lctx, l.ld.cancel = nil, nil
 	}
 	return true, nil
-}
-
-// row renders a record and keeps its item, uncompressed, under its row id
-// (for rows that come one by one; pages go through putPage).
-func (l *list) row(r data.Record, now time.Time, th themes.Theme) vtable.Row {
-	row := l.renderRow(r, now, th, len(l.items))
-	l.putItem(row.ID, r.Item())
-	return row
-}
-
-// renderRow renders a record with its row id (seq numbers a row whose item
-// has no usable key).
-func (l *list) renderRow(r data.Record, now time.Time, th themes.Theme, seq int) vtable.Row {
-	row := l.rowOf(r, now, th)
-	l.texts.share(&row)
-	row.ID = rowID(r.Table(), r.Item(), seq)
-	if row.Tag == "" && len(r.Issues()) > 0 {
-		row.Tag = "?"
-	}
-	return row
 }
 
 // cancel stops a running load, keeping the rows already shown.

@@ -43,22 +43,6 @@ type pollState struct {
 	skip     int  // ticks still to skip (backoff after failures)
 }
 
-// Poller is a pane that can refresh its shown list in place. The root calls
-// Poll on a timer while the shown table has no stream, and hands the
-// answer (a PollMsg) to PollDone.
-type Poller interface {
-	ShownTable() data.TableID
-	// Poll starts a refresh; nil when one is running, the pane has not
-	// loaded yet, a load is running, or it is backing off after errors.
-	Poll() tea.Cmd
-	PollDone(PollMsg) tea.Cmd
-	// Reload restarts every list that was loaded (after the live feed
-	// dropped records, so in-place updates may have been missed).
-	Reload() tea.Cmd
-}
-
-var _ Poller = (*base)(nil)
-
 // PollMsg is a refresh's answer. It is addressed by Pane but deliberately
 // has no PaneID method: the root gives it to PollDone, not to Update.
 type PollMsg struct {
@@ -188,11 +172,7 @@ func (l *list) pollDone(m PollMsg) {
 // whose text differs. A record identical on screen changes nothing visible
 // (polling re-reads mostly unchanged rows) but its raw item is kept fresh.
 func (l *list) upsertLive(id string, rec data.Record, now time.Time, th themes.Theme) {
-	row := l.rowOf(rec, now, th)
-	row.ID = id
-	if row.Tag == "" && len(rec.Issues()) > 0 {
-		row.Tag = "?"
-	}
+	row := l.render(rec, now, th, id)
 	l.putItem(id, rec.Item())
 	if l.detailID == id && l.detail != nil {
 		l.detail.SetItem(rec.Item())

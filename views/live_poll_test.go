@@ -40,7 +40,7 @@ func newPollFixture(t *testing.T) *pollFixture {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	c := &Context{Theme: themes.Dark(), Keys: keymap.Default(), Now: func() time.Time { return now }}
 	f := &pollFixture{}
-	l := newList(c, PaneSandboxes, "sandboxes", sandboxColumns(), sandboxRow)
+	l := newList(c, PaneSandboxes, sandboxesPresenter)
 	l.setScope(data.SandboxesByStatus("available"), func(ctx context.Context, _ *data.Store, _ data.PageRequest) (fetched, error) {
 		f.calls++
 		if f.failing {

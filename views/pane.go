@@ -1,58 +1,46 @@
-// Package views holds the panes of the console, one file per pane, each
-// implementing Pane over one shared base (list.go). Panes never talk to
-// DynamoDB directly: they ask data.Store from a tea.Cmd and get the answer
-// back as a message addressed to them.
+// Package views holds the panes of the console, one file (or folder) per
+// pane, each implementing Pane — most over one shared base (base.go,
+// list.go). Panes never talk to DynamoDB directly: they ask data.Store from
+// a tea.Cmd and get the answer back as a message addressed to them. The
+// root finds the panes through the Registry (registry.go).
 package views
 
 import (
+	"errors"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/data/stream"
+	"opsdeck/themes"
 )
 
-// PaneID names a pane; it is also the order of the tab bar.
-type PaneID int
+// PaneID names a pane. Each pane's file declares its own; the tab order is
+// the Registry's.
+type PaneID string
 
-const (
-	PaneSessions PaneID = iota
-	PaneRuns
-	PaneInbox
-	PaneDelegations
-	PaneSandboxes
-	PaneStream
-	NumPanes
-)
-
-// Name is the tab label.
+// Name is the pane's tab label, from the Registry ("?" for an unknown id).
 func (id PaneID) Name() string {
-	switch id {
-	case PaneSessions:
-		return "Sessions"
-	case PaneRuns:
-		return "Runs"
-	case PaneInbox:
-		return "Inbox"
-	case PaneDelegations:
-		return "Delegations"
-	case PaneSandboxes:
-		return "Sandboxes"
-	case PaneStream:
-		return "Stream"
+	if s, ok := Spec(id); ok {
+		return s.Name
 	}
 	return "?"
 }
 
-// Pane is what the root model needs from a pane. Panes are pointers that
-// change in Update; the root owns them and is the only caller.
+// Pane is everything the root model asks of a pane: the root never
+// type-asserts one, never tests which pane it is, and keeps no typed handle
+// on any. A capability a pane does not have comes from Defaults, which it
+// embeds. Panes are pointers that change in Update; the root owns them and
+// is the only caller.
 type Pane interface {
 	ID() PaneID
 	// Title is the pane name with its scope, e.g. "Sessions · project p-1".
 	// It is raw text (it may hold tenant ids): the root sanitises it.
 	Title() string
-	// Init starts the first load of the current scope.
+	// Init starts the first load of the current scope (nothing when it
+	// has loaded already).
 	Init() tea.Cmd
 	// Update handles a key (only when the pane has focus and no prompt or
 	// dialog does) or any message addressed to this pane.
@@ -62,12 +50,19 @@ type Pane interface {
 	SetSize(width, height int)
 	// Help lists the pane-specific bindings for the help screen.
 	Help() []key.Binding
+	// Status is what the title line and the status bar show for this pane.
+	Status() Status
 
 	// Selected is the raw item under the cursor.
 	Selected() (data.Item, bool)
 	// Marked are the raw items marked with space (for bulk actions), and
-	// how many of them the current filter hides.
+	// how many of them the current filter hides. ClearMarks unmarks them
+	// (after a bulk action ran).
 	Marked() (items []data.Item, hidden int)
+	ClearMarks()
+	// DetailOpen: the detail view covers the table (actions and `S` then
+	// wait for it to close).
+	DetailOpen() bool
 
 	// SetFilter narrows the loaded rows by a filter expression
 	// (views/filter: text, !text, ~regex, field=value, field!=value);
@@ -93,17 +88,87 @@ type Pane interface {
 	Back() bool
 	// Cancel stops a running load (ctrl+c). It reports whether one ran.
 	Cancel() bool
-	// Status is what the status bar shows for this pane.
-	Status() Status
 
-	// Apply is the extension point for the live tail: it receives stream
-	// records (any table) and updates rows in place — upsert when the new
-	// image is in the pane's scope, remove when it left the scope or was
-	// deleted. Panes that do not show a table ignore them.
+	// Apply is the live tail's changes (any table): rows are updated in
+	// place — upserted when the new image is in the pane's scope, removed
+	// when it left the scope or was deleted.
 	Apply(changes []Change) tea.Cmd
+	// Tail is the same batch as the reader delivered it, whole records and
+	// how many were dropped before they reached the console (the Stream
+	// pane shows them as they came).
+	Tail(recs []stream.Record, dropped int)
+	// LiveTables are the tables whose stream the pane needs read at full
+	// rate; shown says whether it is on screen. all: every table.
+	LiveTables(shown bool) (tables []data.TableID, all bool)
+	// ShownTable is the table of the rows on screen ("" for none): its
+	// stream health is the title's live label, and it is polled while it
+	// has no stream.
+	ShownTable() data.TableID
+	// Poll starts an in-place refresh of the shown rows; nil when one is
+	// running, the pane has not loaded yet, a load is running, or it is
+	// backing off after errors. The answer (a PollMsg) goes to PollDone.
+	Poll() tea.Cmd
+	PollDone(PollMsg) tea.Cmd
+	// Reload restarts every list that was loaded (after the live feed
+	// dropped records, so in-place updates may have been missed).
+	Reload() tea.Cmd
+
+	// ScanTarget is the table `S` scans from here, ShowScan shows a scan's
+	// result in place of the query lists, ShownScan / ScanTitle tell
+	// whether one is shown (and its title).
+	ScanTarget() (data.TableID, bool)
+	ShowScan(r ScanResult)
+	ShownScan() (ScanResult, bool)
+	ScanTitle() (string, bool)
+
+	// Retime re-renders the shown rows against the clock; it and LiveTimes
+	// report whether a live time column is on screen (the root keeps its
+	// one-second clock running only then).
+	Retime() bool
+	LiveTimes() bool
+	// SetTheme restyles what is already shown (the root has set
+	// Context.Theme first).
+	SetTheme(th themes.Theme)
 }
 
-// Status is a pane's state for the status bar.
+// Defaults gives a pane the capabilities it lacks, as no-ops: a pane
+// embeds it and implements only what it does.
+type Defaults struct{}
+
+func (Defaults) Init() tea.Cmd               { return nil }
+func (Defaults) Help() []key.Binding         { return nil }
+func (Defaults) Status() Status              { return Status{Progress: -1} }
+func (Defaults) Selected() (data.Item, bool) { return nil, false }
+func (Defaults) Marked() ([]data.Item, int)  { return nil, 0 }
+func (Defaults) ClearMarks()                 {}
+func (Defaults) DetailOpen() bool            { return false }
+func (Defaults) SetFilter(string) error      { return nil }
+func (Defaults) SortBy(string, bool) error {
+	return errors.New("this pane keeps its own order")
+}
+func (Defaults) SortColumns() []string { return nil }
+func (Defaults) ExportRows() (ExportSet, error) {
+	return ExportSet{}, errors.New("export works in the table panes")
+}
+func (Defaults) Filter() string                         { return "" }
+func (Defaults) Back() bool                             { return false }
+func (Defaults) Cancel() bool                           { return false }
+func (Defaults) Apply([]Change) tea.Cmd                 { return nil }
+func (Defaults) Tail([]stream.Record, int)              {}
+func (Defaults) LiveTables(bool) ([]data.TableID, bool) { return nil, false }
+func (Defaults) ShownTable() data.TableID               { return "" }
+func (Defaults) Poll() tea.Cmd                          { return nil }
+func (Defaults) PollDone(PollMsg) tea.Cmd               { return nil }
+func (Defaults) Reload() tea.Cmd                        { return nil }
+func (Defaults) ScanTarget() (data.TableID, bool)       { return "", false }
+func (Defaults) ShowScan(ScanResult)                    {}
+func (Defaults) ShownScan() (ScanResult, bool)          { return ScanResult{}, false }
+func (Defaults) ScanTitle() (string, bool)              { return "", false }
+func (Defaults) Retime() bool                           { return false }
+func (Defaults) LiveTimes() bool                        { return false }
+func (Defaults) SetTheme(themes.Theme)                  {}
+
+// Status is a pane's state for the title line and the status bar.
 type Status struct {
 	Loading bool
 	// Progress of a load-all, 0..1; negative when no load-all runs.
@@ -124,12 +189,16 @@ type Status struct {
 	// cancels"); Waited is that time.
 	Waiting string
 	Waited  time.Duration
+	// Tail: the pane is the live tail itself (Stream). Its title counts
+	// records on its own, and the status bar shows every table's stream
+	// state where another pane's note would go.
+	Tail bool
 }
 
-// Change is one item change from DynamoDB Streams as the panes consume it.
-// The live-tail reader (data/stream) produces its own record type; the root
-// converts it to this small, UI-side shape so panes stay independent of the
-// reader's internals.
+// Change is one item change from DynamoDB Streams as the list panes
+// consume it. The live-tail reader (data/stream) produces its own record
+// type; the root converts it to this small, UI-side shape so list panes
+// stay independent of the reader's internals.
 type Change struct {
 	Table data.TableID
 	// Event is INSERT, MODIFY or REMOVE.
@@ -141,12 +210,3 @@ type Change struct {
 	// TTL is true for a delete done by DynamoDB's TTL process.
 	TTL bool
 }
-
-var (
-	_ Pane = (*Sessions)(nil)
-	_ Pane = (*Runs)(nil)
-	_ Pane = (*Inbox)(nil)
-	_ Pane = (*Delegations)(nil)
-	_ Pane = (*Sandboxes)(nil)
-	_ Pane = (*Stream)(nil)
-)

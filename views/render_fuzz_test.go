@@ -169,7 +169,7 @@ func FuzzRenderItem(f *testing.F) {
 			noSecret("copy", js)
 		}
 
-		sv := streamview.New(streamview.Options{Theme: themes.Dark(), Keys: keymap.Default(), Location: time.UTC, Mask: secret.Default})
+		sv := streamview.New(streamview.Options{Theme: themes.Dark(), Keys: keymap.Default(), Location: time.UTC, Mask: secret.Default, Summary: Summary})
 		sv.SetSize(w, h)
 		nw := map[string]types.AttributeValue{}
 		for k, v := range item {

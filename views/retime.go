@@ -12,14 +12,6 @@ import "opsdeck/data"
 // few dozen rows), and their raw items are read from the list's store,
 // whose one-block cache covers a window of adjacent rows.
 
-// Retimer is a pane whose shown rows depend on the clock. The root calls
-// Retime about once a second, and keeps doing so only while it reports
-// true (a live time column is on screen).
-type Retimer interface {
-	Retime() bool
-	LiveTimes() bool
-}
-
 // LiveTimes reports whether the shown table has a live time column on
 // screen (cheap: no rows are touched).
 func (b *base) LiveTimes() bool {
@@ -53,12 +45,6 @@ func (l *list) retime() {
 		if rec == nil {
 			continue
 		}
-		row := l.rowOf(rec, now, th)
-		l.texts.share(&row)
-		row.ID = id
-		if row.Tag == "" && len(rec.Issues()) > 0 {
-			row.Tag = "?"
-		}
-		l.table.Refresh(row)
+		l.table.Refresh(l.render(rec, now, th, id))
 	}
 }

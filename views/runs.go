@@ -17,6 +17,14 @@ type Runs struct {
 	user, runID string
 }
 
+var runsPresenter = presenter{
+	table: data.TableGraphRuns, kind: "runs", pane: PaneRuns,
+	columns: runColumns, row: runRow,
+	order:   map[string]string{"SK": "created"}, // RUN#<timestamp>#<runId>
+	hides:   map[string]string{"PK": "user"},
+	summary: []string{"runId", "status", "environment"},
+}
+
 func runColumns() []vtable.Column {
 	return []vtable.Column{
 		{Key: "run", Title: "RUN", Width: 10, Flex: 2, Priority: 10},
@@ -25,17 +33,21 @@ func runColumns() []vtable.Column {
 		{Key: "env", Title: "ENV", Width: 4, Priority: 5},
 		{Key: "created", Title: "CREATED", Width: 9, Priority: 8, Relative: Relative},
 		{Key: "updated", Title: "UPDATED", Width: 9, Priority: 7, Relative: Relative},
-		{Key: "nodes", Title: "NODES", Width: 5, Align: vtable.Right, Priority: 6},
-		{Key: "edges", Title: "EDGES", Width: 5, Align: vtable.Right, Priority: 4},
-		{Key: "exposed", Title: "EXPOSED", Width: 7, Align: vtable.Right, Priority: 6},
-		{Key: "stores", Title: "STORES", Width: 6, Align: vtable.Right, Priority: 4},
+		{Key: "nodes", Title: "NODES", Width: 5, Align: vtable.Right, Priority: 6, Whole: true},
+		{Key: "edges", Title: "EDGES", Width: 5, Align: vtable.Right, Priority: 4, Whole: true},
+		{Key: "exposed", Title: "EXPOSED", Width: 7, Align: vtable.Right, Priority: 6, Whole: true},
+		{Key: "stores", Title: "STORES", Width: 6, Align: vtable.Right, Priority: 4, Whole: true},
 		{Key: "failure", Title: "FAILURE", Width: 10, Flex: 2, Priority: 2},
 	}
 }
 
 func runRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	g, _ := r.(data.GraphRun)
-	row := vtable.Row{Cells: []vtable.Cell{
+	exposed := numCell(g.InternetExposedCount)
+	if g.InternetExposedCount.Sign() > 0 {
+		exposed = restyle(exposed, warnCell("", th))
+	}
+	return vtable.Row{Cells: []vtable.Cell{
 		{Text: g.ID()},
 		statusCell(g.Status, th),
 		{Text: g.UserID()},
@@ -44,21 +56,17 @@ func runRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		timeCell(g.UpdatedAt, now),
 		numCell(g.NodeCount),
 		numCell(g.EdgeCount),
-		numCell(g.InternetExposedCount),
+		exposed,
 		numCell(g.DatastoreCount),
 		{Text: g.FailureReason},
 	}}
-	if g.InternetExposedCount.Sign() > 0 {
-		row.Cells[8] = restyle(row.Cells[8], warnCell("", th))
-	}
-	return row
 }
 
 // NewRuns builds the pane: a user's runs, else one run by id, else it
 // waits for :runs / :run.
 func NewRuns(c *Context, userID, runID string) *Runs {
 	p := &Runs{base: base{ctx: c, id: PaneRuns}}
-	p.lists = []*list{newList(c, PaneRuns, "runs", runColumns(), runRow)}
+	p.lists = []*list{newList(c, PaneRuns, runsPresenter)}
 	p.lists[0].hint = "no user selected — :runs <userId> lists a user's runs, :run <runId> finds one run"
 	switch {
 	case userID != "":
@@ -73,8 +81,6 @@ func (p *Runs) scopeUser(userID string) {
 	p.user, p.runID = userID, ""
 	id := userID
 	p.setScope(0, data.RunsByUser(id), nil)
-	p.lists[0].naturalOrder("created", true) // SK RUN#<timestamp>#…, newest first
-	p.lists[0].fixColumns("user")
 }
 
 // ShowUser lists a user's runs, newest first.
@@ -93,7 +99,6 @@ func (p *Runs) scopeRun(runID string) {
 	p.user, p.runID = "", runID
 	id := runID
 	p.setScope(0, data.RunByID(id), nil)
-	p.lists[0].naturalOrder("", false)
 	p.lists[0].selectID = id
 }
 
@@ -109,3 +114,24 @@ func (p *Runs) Title() string {
 
 // IDs are the loaded run ids, for command completion.
 func (p *Runs) IDs() []string { return p.ids(50) }
+
+// PaneRuns lists AppLens's graph runs.
+const PaneRuns PaneID = "runs"
+
+func runsPane() PaneSpec {
+	ids := func(p Pane) []string { return p.(*Runs).IDs() }
+	return PaneSpec{
+		ID: PaneRuns, Name: "Runs", Short: "Runs", DefaultKey: "2",
+		New: func(c *Context, s Scopes) Pane { return NewRuns(c, s.UserID, s.RunID) },
+		Commands: []CommandSpec{
+			{
+				Name: "runs", Usage: ":runs <userId>", Arg: ArgRequired,
+				Run: func(p Pane, a Args) tea.Cmd { return p.(*Runs).ShowUser(a.Arg) },
+			},
+			{
+				Name: "run", Usage: ":run <runId>", Arg: ArgRequired, Complete: ids,
+				Run: func(p Pane, a Args) tea.Cmd { return p.(*Runs).ShowRun(a.Arg) },
+			},
+		},
+	}
+}

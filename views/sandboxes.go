@@ -18,6 +18,16 @@ type Sandboxes struct {
 	by, value string // by: "status", "track" or "key"
 }
 
+// Sandboxes by status keep the STATUS column: an allocation past its window
+// reads "(expired)" there. All three indexes sort by allocated_at.
+var sandboxesPresenter = presenter{
+	table: data.TableSandboxes, kind: "sandboxes", pane: PaneSandboxes,
+	columns: sandboxColumns, row: sandboxRow,
+	order:   map[string]string{"allocated_at": "allocated"},
+	hides:   map[string]string{"allocated_to_track": "track"},
+	summary: []string{"status", "name", "allocated_to_track"},
+}
+
 func sandboxColumns() []vtable.Column {
 	return []vtable.Column{
 		{Key: "sandbox", Title: "SANDBOX", Width: 12, Flex: 3, Priority: 10},
@@ -26,16 +36,15 @@ func sandboxColumns() []vtable.Column {
 		{Key: "track", Title: "TRACK", Width: 10, Flex: 1, Priority: 7},
 		{Key: "allocated", Title: "ALLOCATED", Width: 9, Priority: 6, Relative: Relative},
 		{Key: "deadline", Title: "DEADLINE", Width: 9, Priority: 8, Relative: Relative},
-		{Key: "hours", Title: "LAB H", Width: 5, Align: vtable.Right, Priority: 3},
-		{Key: "delretries", Title: "DEL RETRY", Width: 9, Align: vtable.Right, Priority: 2},
+		{Key: "hours", Title: "LAB H", Width: 5, Align: vtable.Right, Priority: 3, Whole: true},
+		{Key: "delretries", Title: "DEL RETRY", Width: 9, Align: vtable.Right, Priority: 2, Whole: true},
 		{Key: "external", Title: "EXTERNAL", Width: 10, Flex: 1, Priority: 1},
 	}
 }
 
 func sandboxRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	s, _ := r.(data.Sandbox)
-	status := s.Status
-	cell := statusCell(status, th)
+	status := statusCell(s.Status, th)
 	deadline := timeCell(time.Time{}, now) // only an allocated sandbox has a deadline
 	if s.Status == data.SandboxAllocated {
 		if due, ok := s.AllocationDeadline(); ok {
@@ -46,23 +55,23 @@ func sandboxRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 			deadline = warnCell("?", th).SortLast()
 		}
 	}
-	row := vtable.Row{Cells: []vtable.Cell{
+	row := vtable.Row{}
+	if s.AllocationExpired(now) {
+		status = errorCell(s.Status+" (expired)", th)
+		row.Tag = "!"
+		deadline = restyle(deadline, errorCell("", th))
+	}
+	row.Cells = []vtable.Cell{
 		{Text: s.ID()},
 		{Text: s.Name},
-		{},
+		status,
 		{Text: s.AllocatedToTrack},
 		timeCellOf(s.Meta, "allocated_at", s.AllocatedAt, now, th),
 		deadline,
 		numCell(s.LabDurationHours),
 		numCell(s.DeletionRetryCount),
 		{Text: s.ExternalID},
-	}}
-	if s.AllocationExpired(now) {
-		cell = errorCell(status+" (expired)", th)
-		row.Tag = "!"
-		row.Cells[5] = restyle(deadline, errorCell("", th))
 	}
-	row.Cells[2] = cell
 	return row
 }
 
@@ -70,7 +79,7 @@ func sandboxRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 // status=available).
 func NewSandboxes(c *Context, by, value string) *Sandboxes {
 	p := &Sandboxes{base: base{ctx: c, id: PaneSandboxes}}
-	p.lists = []*list{newList(c, PaneSandboxes, "sandboxes", sandboxColumns(), sandboxRow)}
+	p.lists = []*list{newList(c, PaneSandboxes, sandboxesPresenter)}
 	if by == "" || value == "" {
 		by, value = "status", data.SandboxAvailable
 	}
@@ -90,13 +99,6 @@ func (p *Sandboxes) scope(by, value string) {
 		p.by = "status"
 		p.setScope(0, data.SandboxesByStatus(v), nil)
 	}
-	// All three indexes sort by allocated_at, oldest first.
-	p.lists[0].naturalOrder("allocated", false)
-	// By track, every TRACK cell repeats the title. By status the STATUS
-	// column stays: an allocation past its window reads "(expired)" there.
-	if p.by == "track" {
-		p.lists[0].fixColumns("track")
-	}
 }
 
 // Show lists sandboxes by "status", "track" or "key"; an empty by means
@@ -111,4 +113,35 @@ func (p *Sandboxes) Show(by, value string) tea.Cmd {
 
 func (p *Sandboxes) Title() string {
 	return "Sandboxes · " + p.by + " " + p.value
+}
+
+// PaneSandboxes lists Sandbox Broker's pool.
+const PaneSandboxes PaneID = "sandboxes"
+
+// sandboxStatuses are the documented sandbox states.
+var sandboxStatuses = []string{"available", "allocated", "pending_deletion", "deletion_failed", "stale"}
+
+func sandboxesPane() PaneSpec {
+	return PaneSpec{
+		ID: PaneSandboxes, Name: "Sandboxes", Short: "Sandbx", DefaultKey: "5",
+		New: func(c *Context, s Scopes) Pane {
+			by, val := "status", s.SandboxStatus
+			switch {
+			case s.SandboxKey != "":
+				by, val = "key", s.SandboxKey
+			case s.SandboxTrack != "":
+				by, val = "track", s.SandboxTrack
+			}
+			return NewSandboxes(c, by, val)
+		},
+		Commands: []CommandSpec{{
+			Name: "sandboxes", Usage: ":sandboxes [status=S|track=T|key=K]",
+			Opts:   []OptSpec{{Key: "status", Values: sandboxStatuses}, {Key: "track"}, {Key: "key"}},
+			OneOpt: true,
+			Run: func(p Pane, a Args) tea.Cmd {
+				k, v := a.FirstOpt()
+				return p.(*Sandboxes).Show(k, v)
+			},
+		}},
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"opsdeck/data"
-	"opsdeck/views/vtable"
 )
 
 // The explicit Scan's place in the panes. A scan is never a scope a pane
@@ -16,33 +15,9 @@ import (
 // filter and detail view; choosing any query scope (a command, a sub-view)
 // drops the scan list again.
 
-// scanShape says where and how a table's scan result is shown.
-type scanShape struct {
-	pane PaneID
-	kind string
-	cols func() []vtable.Column
-	row  rowFunc
-}
-
-var scanShapes = map[data.TableID]scanShape{
-	data.TableSessions:      {PaneSessions, "sessions", sessionColumns, sessionRow},
-	data.TableProjects:      {PaneSessions, "projects", projectColumns, projectRow},
-	data.TableAPIKeys:       {PaneSessions, "API keys", apiKeyColumns, apiKeyRow},
-	data.TableContexts:      {PaneSessions, "contexts", contextColumns, contextRow},
-	data.TableGraphRuns:     {PaneRuns, "runs", runColumns, runRow},
-	data.TableEvents:        {PaneInbox, "events", eventColumns, eventRow},
-	data.TableDelegations:   {PaneDelegations, "delegations", delegationColumns, delegationRow},
-	data.TableSubscriptions: {PaneDelegations, "subscriptions", subscriptionColumns, subscriptionRow},
-	data.TableConsumers:     {PaneDelegations, "consumers", consumerColumns, consumerRow},
-	data.TableSandboxes:     {PaneSandboxes, "sandboxes", sandboxColumns, sandboxRow},
-}
-
 // ScanPane is the pane that shows the scan of table (the Wallcrawler
 // projects, which no pane lists, go to Sessions).
-func ScanPane(table data.TableID) (PaneID, bool) {
-	s, ok := scanShapes[table]
-	return s.pane, ok
-}
+func ScanPane(table data.TableID) (PaneID, bool) { return PaneOf(table) }
 
 // ScanResult is a finished or stopped scan, as the pane shows it.
 type ScanResult struct {
@@ -57,50 +32,28 @@ type ScanResult struct {
 	Estimate int64 // DescribeTable's approximate item count; 0 unknown
 }
 
-// Scanner is what the root needs from a pane to scan: which table `S`
-// scans, where the result goes, and whether a scan result is shown now.
-type Scanner interface {
-	ScanTarget() (data.TableID, bool)
-	ShowScan(r ScanResult)
-	ShownScan() (ScanResult, bool)
-	ScanTitle() (string, bool)
-}
-
-var _ Scanner = (*base)(nil)
-
-// defaultTables is the table each pane's lists read, by list index, for
-// `S` before a list has a scope (Runs before a user is chosen).
-var defaultTables = map[PaneID][]data.TableID{
-	PaneSessions:    {data.TableSessions, data.TableAPIKeys, data.TableContexts},
-	PaneRuns:        {data.TableGraphRuns},
-	PaneInbox:       {data.TableEvents},
-	PaneDelegations: {data.TableDelegations, data.TableSubscriptions, data.TableConsumers},
-	PaneSandboxes:   {data.TableSandboxes},
-}
-
 // ScanTarget is the table the shown list reads: the one `S` offers to scan.
 func (b *base) ScanTarget() (data.TableID, bool) {
 	l := b.active()
 	if l.hasScope && l.scope.Table != "" {
 		return l.scope.Table, true
 	}
-	if ts := defaultTables[b.id]; b.cur < len(ts) {
-		return ts[b.cur], true
-	}
-	return "", false
+	// Before a list has a scope (Runs before a user is chosen), the
+	// table its presenter shows.
+	return l.pr.table, l.pr.table != ""
 }
 
 // ShowScan shows a scan's items in a list of their own and makes it the
 // shown list. The rows are decoded and rendered exactly as a query's.
 func (b *base) ShowScan(r ScanResult) {
-	shape, ok := scanShapes[r.Table]
+	pr, ok := presenterOf(r.Table)
 	if !ok {
 		return
 	}
 	if b.scan != nil {
 		b.scan.stop()
 	}
-	l := newList(b.ctx, b.id, shape.kind, shape.cols(), shape.row)
+	l := newList(b.ctx, b.id, pr)
 	// The whole table is the scope, so the live tail keeps the rows current;
 	// there is no fetch: `r` must not re-scan silently (the root asks again).
 	l.scope, l.hasScope = data.Scope{Table: r.Table}, true
@@ -140,7 +93,7 @@ func (b *base) ScanTitle() (string, bool) {
 	}
 	r := b.scanResult
 	what := "scan"
-	if ts := defaultTables[b.id]; len(ts) == 0 || ts[0] != r.Table {
+	if b.lists[0].pr.table != r.Table {
 		what += " of " + string(r.Table)
 	}
 	n := b.scan.table.Len()

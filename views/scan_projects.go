@@ -11,6 +11,11 @@ import (
 // Wallcrawler projects have no index to list them by: the only way to see
 // them all is an explicit scan, shown in the Sessions pane with these
 // columns.
+var projectsPresenter = presenter{
+	table: data.TableProjects, kind: "projects", pane: PaneSessions,
+	columns: projectColumns, row: projectRow,
+	summary: []string{"name", "status", "concurrency"},
+}
 
 func projectColumns() []vtable.Column {
 	return []vtable.Column{
@@ -18,8 +23,8 @@ func projectColumns() []vtable.Column {
 		{Key: "name", Title: "NAME", Width: 10, Flex: 2, Priority: 7},
 		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
 		{Key: "owner", Title: "OWNER", Width: 10, Flex: 1, Priority: 5},
-		{Key: "concurrency", Title: "QUOTA", Width: 5, Align: vtable.Right, Priority: 8},
-		{Key: "timeout", Title: "TIMEOUT", Width: 7, Align: vtable.Right, Priority: 3},
+		{Key: "concurrency", Title: "QUOTA", Width: 5, Align: vtable.Right, Priority: 8, Whole: true},
+		{Key: "timeout", Title: "TIMEOUT", Width: 7, Align: vtable.Right, Priority: 3, Whole: true},
 		{Key: "tier", Title: "TIER", Width: 8, Priority: 4},
 		{Key: "created", Title: "CREATED", Width: 9, Priority: 6, Relative: Relative},
 	}

@@ -8,8 +8,9 @@ import "slices"
 // a column repeating it on every row only takes width from the ids, which
 // then get cut at 80 columns. Call it after setScope (which shows every
 // column again); scopes whose rows vary in that value keep the column.
+// The presenter says which columns (present.go, list.shape).
 func (l *list) fixColumns(keys ...string) {
-	cols, cur := slices.Clone(l.cols), l.table.Columns()
+	cols, cur := l.pr.columns(), l.table.Columns()
 	changed := len(cur) != len(cols)
 	for i := range cols {
 		hide := slices.Contains(keys, cols[i].Key)

@@ -76,6 +76,14 @@ func (m quotaMsg) PaneID() PaneID { return m.pane }
 // a project with a long history shows "≥ N" rather than reading it all.
 const quotaPages = 20
 
+var sessionsPresenter = presenter{
+	table: data.TableSessions, kind: "sessions", pane: PaneSessions,
+	columns: sessionColumns, row: sessionRow,
+	order:   map[string]string{"createdAt": "created", "expiresAt": "expires"},
+	hides:   map[string]string{"projectId": "project"},
+	summary: []string{"status", "projectId", "region", "expiresAt"},
+}
+
 func sessionColumns() []vtable.Column {
 	return []vtable.Column{
 		// Width 19 is a whole session id (sess_ + 14): the id is what on-call
@@ -88,7 +96,7 @@ func sessionColumns() []vtable.Column {
 		{Key: "expires", Title: "EXPIRES", Width: 9, Priority: 8, Relative: Relative},
 		{Key: "region", Title: "REGION", Width: 9, Priority: 2},
 		{Key: "keepalive", Title: "KEEP", Width: 4, Priority: 1},
-		{Key: "retries", Title: "RETRY", Width: 5, Align: vtable.Right, Priority: 3},
+		{Key: "retries", Title: "RETRY", Width: 5, Align: vtable.Right, Priority: 3, Whole: true},
 	}
 }
 
@@ -102,23 +110,28 @@ func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	if s.KeepAlive {
 		keep = "yes"
 	}
-	row := vtable.Row{Cells: []vtable.Cell{
+	expires, tag := timeCellOf(s.Meta, "expiresAt", s.ExpiresAt, now, th), ""
+	// A session still RUNNING past its expiry is what on-call looks for.
+	if status == data.SessionRunning && !s.ExpiresAt.IsZero() && s.ExpiresAt.Before(now) {
+		tag, expires = "!", restyle(expires, errorCell("", th))
+	}
+	return vtable.Row{Tag: tag, Cells: []vtable.Cell{
 		{Text: s.SessionID},
 		statusCell(status, th),
 		{Text: s.InternalStatus},
 		{Text: s.ProjectID},
 		timeCell(s.CreatedAt, now),
-		timeCellOf(s.Meta, "expiresAt", s.ExpiresAt, now, th),
+		expires,
 		{Text: s.Region},
 		{Text: keep},
 		numCell(s.RetryCount),
 	}}
-	// A session still RUNNING past its expiry is what on-call looks for.
-	if status == data.SessionRunning && !s.ExpiresAt.IsZero() && s.ExpiresAt.Before(now) {
-		row.Tag = "!"
-		row.Cells[5] = restyle(row.Cells[5], errorCell("", th))
-	}
-	return row
+}
+
+var apiKeysPresenter = presenter{
+	table: data.TableAPIKeys, kind: "API keys", pane: PaneSessions,
+	columns: apiKeyColumns, row: apiKeyRow,
+	summary: []string{"name", "status", "projectId"},
 }
 
 func apiKeyColumns() []vtable.Column {
@@ -126,7 +139,7 @@ func apiKeyColumns() []vtable.Column {
 		{Key: "key", Title: "KEY", Width: 14, Flex: 2, Priority: 10},
 		{Key: "name", Title: "NAME", Width: 10, Flex: 2, Priority: 6},
 		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
-		{Key: "projects", Title: "PROJECTS", Width: 8, Align: vtable.Right, Priority: 4},
+		{Key: "projects", Title: "PROJECTS", Width: 8, Align: vtable.Right, Priority: 4, Whole: true},
 		{Key: "created", Title: "CREATED", Width: 9, Priority: 7, Relative: Relative},
 		{Key: "lastused", Title: "LAST USED", Width: 9, Priority: 8, Relative: Relative},
 	}
@@ -142,6 +155,13 @@ func apiKeyRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		timeCell(k.CreatedAt, now),
 		timeCell(k.LastUsedAt, now),
 	}}
+}
+
+var contextsPresenter = presenter{
+	table: data.TableContexts, kind: "contexts", pane: PaneSessions,
+	columns: contextColumns, row: contextRow,
+	hides:   map[string]string{"projectId": "project"},
+	summary: []string{"status", "projectId"},
 }
 
 func contextColumns() []vtable.Column {
@@ -170,9 +190,9 @@ func contextRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 func NewSessions(c *Context, projectID, status string) *Sessions {
 	p := &Sessions{base: base{ctx: c, id: PaneSessions}}
 	p.lists = []*list{
-		newList(c, PaneSessions, "sessions", sessionColumns(), sessionRow),
-		newList(c, PaneSessions, "API keys", apiKeyColumns(), apiKeyRow),
-		newList(c, PaneSessions, "contexts", contextColumns(), contextRow),
+		newList(c, PaneSessions, sessionsPresenter),
+		newList(c, PaneSessions, apiKeysPresenter),
+		newList(c, PaneSessions, contextsPresenter),
 	}
 	v := c.Keys.NextView.Help().Key // as rebound
 	p.lists[subAPIKeys].hint = "API keys are listed per project: :sessions <projectId>, then " + v
@@ -222,14 +242,11 @@ func (p *Sessions) scopeProject(projectID string) {
 	p.resetQuota(0)
 	id := projectID
 	p.setScope(subSessions, data.SessionsByProject(id), nil)
-	p.lists[subSessions].naturalOrder("created", true) // projectId-createdAt-index, newest first
-	p.lists[subSessions].fixColumns("project")
 	p.lists[subAPIKeys].setScope(data.APIKeysByProject(id), nil)
 	// Contexts are found through the project's sessions (the table has no
 	// projectId index); for the live tail, a context row belongs here when
 	// it names this project.
 	p.lists[subContexts].setScope(data.ContextsOfProject(id), nil)
-	p.lists[subContexts].fixColumns("project")
 	p.cur = subSessions
 }
 
@@ -240,7 +257,6 @@ func (p *Sessions) scopeStatus(status string) {
 	p.lists[subContexts].clearScope()
 	st := status
 	p.setScope(subSessions, data.SessionsByStatus(st), nil)
-	p.lists[subSessions].naturalOrder("expires", false) // status-expiresAt-index, soonest first
 }
 
 func (p *Sessions) scopeSession(sessionID string) {
@@ -250,7 +266,6 @@ func (p *Sessions) scopeSession(sessionID string) {
 	p.lists[subContexts].clearScope()
 	id := sessionID
 	p.setScope(subSessions, data.SessionByID(id), nil)
-	p.lists[subSessions].naturalOrder("", false)
 	p.lists[subSessions].selectID = id
 }
 
@@ -412,3 +427,44 @@ func (p *Sessions) IDs() []string { return p.ids(50) }
 
 // Project is the project in scope, "" when none.
 func (p *Sessions) Project() string { return p.project }
+
+// PaneSessions lists Wallcrawler's sessions, API keys and contexts.
+const PaneSessions PaneID = "sessions"
+
+// sessionStatuses are the documented session states (completion, and the
+// case a typed one is given in).
+var sessionStatuses = []string{data.SessionRunning, "COMPLETED", "ERROR", "TIMED_OUT"}
+
+func sessionsPane() PaneSpec {
+	return PaneSpec{
+		ID: PaneSessions, Name: "Sessions", Short: "Sess", DefaultKey: "1",
+		New: func(c *Context, s Scopes) Pane { return NewSessions(c, s.ProjectID, s.SessionStatus) },
+		Commands: []CommandSpec{
+			{
+				Name: "sessions", Usage: ":sessions [projectId|status=S]", Arg: ArgOptional,
+				Opts: []OptSpec{{Key: "status", Values: sessionStatuses}}, OneOpt: true, ArgOrOpt: "a project id",
+				Complete: func(p Pane) []string {
+					if pr := p.(*Sessions).Project(); pr != "" {
+						return []string{pr}
+					}
+					return nil
+				},
+				Run: func(p Pane, a Args) tea.Cmd {
+					s := p.(*Sessions)
+					switch {
+					case a.Arg != "":
+						return s.ShowProject(a.Arg)
+					case a.Opt("status") != "":
+						return s.ShowStatus(a.Opt("status"))
+					}
+					return s.ShowStatus(data.SessionRunning)
+				},
+			},
+			{
+				Name: "session", Usage: ":session <sessionId>", Arg: ArgRequired,
+				Complete: func(p Pane) []string { return p.(*Sessions).IDs() },
+				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Sessions).ShowSession(a.Arg) },
+			},
+		},
+	}
+}

@@ -9,15 +9,33 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/secret"
+	"opsdeck/data/stream"
 	"opsdeck/themes"
 	"opsdeck/views/streamview"
 )
 
+// PaneStream is the live tail of every table's change records.
+const PaneStream PaneID = "stream"
+
+func streamPane() PaneSpec {
+	return PaneSpec{
+		ID: PaneStream, Name: "Stream", Short: "Stream", DefaultKey: "6",
+		New: func(c *Context, s Scopes) Pane {
+			return NewStream(c, s.StreamTable, StreamOptions{Buffer: s.StreamBuffer, Location: s.Location})
+		},
+		Commands: []CommandSpec{{
+			Name: "stream", Usage: ":stream [table]", Arg: ArgOptional, TableArg: true,
+			Run: func(p Pane, a Args) tea.Cmd { return p.(*Stream).Show(data.TableID(a.Arg)) },
+		}},
+	}
+}
+
 // Stream is the Stream pane: a Pane adapter around streamview.Model, which
-// does the real work. It gets raw stream records from the root (through
-// Live().Append), not views.Change, because it shows every table's records
-// and their old and new images as they came.
+// does the real work. It takes the reader's raw records (Tail), not
+// views.Change, because it shows every table's records and their old and
+// new images as they came.
 type Stream struct {
+	Defaults
 	ctx  *Context
 	live *streamview.Model
 }
@@ -39,45 +57,48 @@ func NewStream(c *Context, table data.TableID, o StreamOptions) *Stream {
 		Buffer:   o.Buffer,
 		Location: o.Location,
 		Mask:     secret.Default,
+		Summary:  Summary,
 	})
 	m.SetTable(table)
 	return &Stream{ctx: c, live: m}
 }
 
-// Live is the model behind the pane: the root appends records and health
-// to it.
+// Live is the model behind the pane (tests read what it holds).
 func (s *Stream) Live() *streamview.Model { return s.live }
+
+// Tail appends the batch's records as they came.
+func (s *Stream) Tail(recs []stream.Record, dropped int) {
+	s.live.Append(recs)
+	s.live.NoteDropped(dropped)
+}
+
+// LiveTables: the table the tail is narrowed to, shown or not (its records
+// must not fall behind); every table while it is shown unnarrowed.
+func (s *Stream) LiveTables(shown bool) ([]data.TableID, bool) {
+	if t := s.live.Table(); t != "" {
+		return []data.TableID{t}, false
+	}
+	return nil, shown
+}
 
 // Show narrows the tail to one table, "" for all.
 func (s *Stream) Show(table data.TableID) tea.Cmd { s.live.SetTable(table); return nil }
 
 func (s *Stream) ID() PaneID                  { return PaneStream }
 func (s *Stream) Title() string               { return s.live.Title() }
-func (s *Stream) Init() tea.Cmd               { return nil }
 func (s *Stream) Update(msg tea.Msg) tea.Cmd  { return s.live.Update(msg) }
 func (s *Stream) View() string                { return s.live.View() }
 func (s *Stream) SetSize(w, h int)            { s.live.SetSize(max(w, 0), max(h, 0)) }
 func (s *Stream) Help() []key.Binding         { return s.live.Help() }
-func (s *Stream) Marked() ([]data.Item, int)  { return nil, 0 }
 func (s *Stream) SetFilter(text string) error { return s.live.SetFilter(text) }
-
-// SortBy: the Stream pane keeps arrival order, the order records happened.
-func (s *Stream) SortBy(string, bool) error {
-	return errors.New("the Stream pane keeps arrival order (newest last); sort works in the table panes")
-}
-func (s *Stream) SortColumns() []string    { return nil }
-func (s *Stream) Filter() string           { return s.live.Filter() }
-func (s *Stream) Back() bool               { return s.live.Back() }
-func (s *Stream) Cancel() bool             { return false }
-func (s *Stream) SetTheme(th themes.Theme) { s.live.SetTheme(th) }
-
-// Apply ignores changes: this pane is fed whole records through Live.
-func (s *Stream) Apply([]Change) tea.Cmd { return nil }
+func (s *Stream) Filter() string              { return s.live.Filter() }
+func (s *Stream) Back() bool                  { return s.live.Back() }
+func (s *Stream) SetTheme(th themes.Theme)    { s.live.SetTheme(th) }
 
 // Status reports the records held; there is never a load running.
 func (s *Stream) Status() Status {
 	n := s.live.Len()
-	return Status{Progress: -1, Rows: n, Visible: n}
+	return Status{Progress: -1, Rows: n, Visible: n, Tail: true}
 }
 
 // Selected is the selected record's item: its new image, else its old one,
@@ -96,6 +117,11 @@ func (s *Stream) Selected() (data.Item, bool) {
 		return r.Keys, true
 	}
 	return nil, false
+}
+
+// SortBy: the Stream pane keeps arrival order, the order records happened.
+func (s *Stream) SortBy(string, bool) error {
+	return errors.New("the Stream pane keeps arrival order (newest last); sort works in the table panes")
 }
 
 // ExportRows: the Stream pane's records are not items of one table.

@@ -5,14 +5,6 @@ import (
 	"opsdeck/themes"
 )
 
-// Themer is a pane that can be restyled after start — when the terminal
-// answers the background-colour query and the auto theme turns out light.
-// The root sets Context.Theme first (rows rendered from then on use it),
-// then calls SetTheme on every pane so what is already shown follows.
-type Themer interface {
-	SetTheme(th themes.Theme)
-}
-
 // SetTheme restyles every list of the pane, including a scan's.
 func (b *base) SetTheme(th themes.Theme) {
 	for _, l := range b.lists {
@@ -43,13 +35,7 @@ func (l *list) restyle(th themes.Theme) {
 		if rec == nil {
 			return true
 		}
-		row := l.rowOf(rec, now, th)
-		l.texts.share(&row)
-		row.ID = rowID(l.scope.Table, it, -1)
-		if row.Tag == "" && len(rec.Issues()) > 0 {
-			row.Tag = "?"
-		}
-		l.table.Refresh(row)
+		l.table.Refresh(l.render(rec, now, th, rowID(l.scope.Table, it, -1)))
 		return true
 	})
 }

@@ -54,8 +54,22 @@ func insert(id, status string, sec int) stream.Record {
 	return session("INSERT", id, nil, img("sessionId", id, "status", status, "projectId", "proj-1"), sec)
 }
 
+// testSummary is each table's identifying attributes as the console's
+// presenters give them (views.Summary, which this package cannot import).
+func testSummary(t data.TableID) []string {
+	return map[data.TableID][]string{
+		data.TableSessions:      {"status", "projectId", "region", "expiresAt"},
+		data.TableGraphRuns:     {"runId", "status", "environment"},
+		data.TableEvents:        {"event_type", "status", "retry_count"},
+		data.TableDelegations:   {"audience", "issuer", "expiration"},
+		data.TableSubscriptions: {"customer", "provider"},
+		data.TableConsumers:     {"consumer", "provider"},
+		data.TableSandboxes:     {"status", "name", "allocated_to_track"},
+	}[t]
+}
+
 func newModel(buffer int) *Model {
-	m := New(Options{Theme: themes.Theme{}, Keys: keymap.Default(), Buffer: buffer, Location: time.UTC})
+	m := New(Options{Theme: themes.Theme{}, Keys: keymap.Default(), Buffer: buffer, Location: time.UTC, Summary: testSummary})
 	m.SetSize(120, 40)
 	return m
 }

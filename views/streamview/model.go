@@ -50,6 +50,9 @@ type Options struct {
 	// Mask hides secrets in summaries and in the comparison (pass
 	// secret.Default). Nil shows every value as stored.
 	Mask MaskFunc
+	// Summary names each table's identifying attributes for the summary
+	// column (pass views.Summary); nil: the first attributes by name.
+	Summary SummaryFunc
 }
 
 type mode int
@@ -63,10 +66,11 @@ const (
 // Model is the Stream pane. Use it through a pointer; the zero value is not
 // usable, call New.
 type Model struct {
-	theme themes.Theme
-	keys  keymap.Map
-	loc   *time.Location
-	mask  MaskFunc
+	theme   themes.Theme
+	keys    keymap.Map
+	loc     *time.Location
+	mask    MaskFunc
+	summary SummaryFunc
 
 	buf *buffer
 	vis view
@@ -116,21 +120,30 @@ func New(o Options) *Model {
 		keys = keymap.Default()
 	}
 	return &Model{
-		theme:  o.Theme,
-		keys:   keys,
-		loc:    loc,
-		mask:   o.Mask,
-		buf:    newBuffer(n, nb),
-		follow: true,
-		health: map[data.TableID]stream.Health{},
+		theme:   o.Theme,
+		keys:    keys,
+		loc:     loc,
+		mask:    o.Mask,
+		summary: o.Summary,
+		buf:     newBuffer(n, nb),
+		follow:  true,
+		health:  map[data.TableID]stream.Health{},
 	}
+}
+
+// summaryOf is the table's identifying attributes (Options.Summary).
+func (m *Model) summaryOf(t data.TableID) []string {
+	if m.summary == nil {
+		return nil
+	}
+	return m.summary(t)
 }
 
 // Append adds records in arrival order. While paused they are kept (and
 // counted as new) but not shown; when the buffer is full the oldest go.
 func (m *Model) Append(recs []stream.Record) {
 	for i := range recs {
-		e := entry{rec: recs[i], cols: rowCells(recs[i], m.loc, m.mask)}
+		e := entry{rec: recs[i], cols: rowCells(recs[i], m.loc, m.mask, m.summaryOf(recs[i].Table))}
 		e.hay = haystack(e.cols)
 		for c, s := range e.cols {
 			e.widths[c] = inert.Width(s)

@@ -215,22 +215,22 @@ func TestTTLDeleteShownAsExpired(t *testing.T) {
 func TestModifySummaryListsChanges(t *testing.T) {
 	old := img("sessionId", "s-1", "status", "RUNNING", "updatedAt", "2026-11-21T12:00:00Z", "publicIP", "10.0.0.1")
 	new := img("sessionId", "s-1", "status", "COMPLETED", "updatedAt", "2026-11-21T12:05:00Z", "keepAlive", "yes")
-	got := summaryText(session("MODIFY", "s-1", old, new, 0), nil)
+	got := summaryText(session("MODIFY", "s-1", old, new, 0), nil, testSummary(data.TableSessions))
 	want := "status: RUNNING → COMPLETED, +keepAlive=yes, -publicIP, updatedAt: 2026-11-21T12:00:00Z → 2026-11-21T12:05:00Z"
 	if got != want {
 		t.Fatalf("summary\n got %q\nwant %q", got, want)
 	}
 	// NEW_IMAGE streams have no old image to compare with.
 	ev := stream.Record{Table: data.TableEvents, EventName: "MODIFY", New: img("status", "delivered", "event_type", "a.b")}
-	if got := summaryText(ev, nil); got != "now event_type=a.b status=delivered" {
+	if got := summaryText(ev, nil, testSummary(data.TableEvents)); got != "now event_type=a.b status=delivered" {
 		t.Fatalf("new-image-only summary %q", got)
 	}
 	// Same text, different type is still a change, and says so.
-	tc := summaryText(session("MODIFY", "s", img("n", avN("1")), img("n", "1"), 0), nil)
+	tc := summaryText(session("MODIFY", "s", img("n", avN("1")), img("n", "1"), 0), nil, testSummary(data.TableSessions))
 	if tc != "n: 1 (N) → 1 (S)" {
 		t.Fatalf("type change summary %q", tc)
 	}
-	if s := summaryText(session("MODIFY", "s", img("a", "x"), img("a", "x"), 0), nil); s != "no attribute changed" {
+	if s := summaryText(session("MODIFY", "s", img("a", "x"), img("a", "x"), 0), nil, testSummary(data.TableSessions)); s != "no attribute changed" {
 		t.Fatalf("identical images summary %q", s)
 	}
 }

@@ -29,7 +29,7 @@ func TestSecretsMaskedInRowsAndComparisonRevealPerRecord(t *testing.T) {
 	}
 	press(m, "k")
 	sel, _ := m.Selected()
-	if s := summaryText(sel, testMask); !strings.Contains(s, "signingKey: •••••• → ••••••") {
+	if s := summaryText(sel, testMask, testSummary(sel.Table)); !strings.Contains(s, "signingKey: •••••• → ••••••") {
 		t.Fatalf("a changed secret should show that it changed, masked: %q", s)
 	}
 	m.SetFilter("sk-old")
@@ -101,7 +101,7 @@ func TestSecretsOfEveryTypeMaskedInSummaryAndComparison(t *testing.T) {
 		}
 	}
 	sel, _ := m.Selected()
-	check("summary", summaryText(sel, testMask))
+	check("summary", summaryText(sel, testMask, testSummary(sel.Table)))
 	check("list", m.View())
 	press(m, "enter")
 	check("comparison", m.View())

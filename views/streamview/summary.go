@@ -33,21 +33,11 @@ const (
 // engineers must not mistake it for a delete someone issued.
 const expiredTTL = "expired (TTL)"
 
-// interesting names, per table, the attributes that identify what a row is
-// about, in the order a summary lists them. Tables not listed (or images
-// lacking all of them) fall back to the first attributes by name.
-var interesting = map[data.TableID][]string{
-	data.TableSessions:      {"status", "projectId", "region", "expiresAt"},
-	data.TableProjects:      {"name", "status", "concurrency"},
-	data.TableAPIKeys:       {"name", "status", "projectId"},
-	data.TableContexts:      {"status", "projectId"},
-	data.TableGraphRuns:     {"runId", "status", "environment"},
-	data.TableEvents:        {"event_type", "status", "retry_count"},
-	data.TableDelegations:   {"audience", "issuer", "expiration"},
-	data.TableSubscriptions: {"customer", "provider"},
-	data.TableConsumers:     {"consumer", "provider"},
-	data.TableSandboxes:     {"status", "name", "allocated_to_track"},
-}
+// SummaryFunc names, for a table, the attributes that identify what a
+// record is about, in the order a summary lists them (the console passes
+// its per-table presentation, views.Summary). Tables it names none for (or
+// images lacking all of them) fall back to the first attributes by name.
+type SummaryFunc func(data.TableID) []string
 
 // eventLabel is the event column: the stream's event name, except for TTL
 // deletes.
@@ -113,20 +103,20 @@ func timeText(t time.Time, loc *time.Location) string {
 }
 
 // summaryText is the one-line account of what a record changed.
-func summaryText(r stream.Record, mask MaskFunc) string {
+func summaryText(r stream.Record, mask MaskFunc, attrs []string) string {
 	var s string
 	switch {
 	case r.EventName == "MODIFY" && r.Old != nil && r.New != nil:
-		s = changeSummary(r.Table, r.Old, r.New, mask)
+		s = changeSummary(r.Table, r.Old, r.New, mask, attrs)
 	case r.EventName == "MODIFY" && r.New != nil:
 		// NEW_IMAGE streams (events) give no old image to compare with.
-		s = "now " + attrsSummary(r.Table, r.New, mask)
+		s = "now " + attrsSummary(r.Table, r.New, mask, attrs)
 	case r.EventName == "REMOVE" && r.Old != nil:
-		s = "was " + attrsSummary(r.Table, r.Old, mask)
+		s = "was " + attrsSummary(r.Table, r.Old, mask, attrs)
 	case r.EventName == "REMOVE":
 		s = "item deleted"
 	case r.New != nil:
-		s = attrsSummary(r.Table, r.New, mask)
+		s = attrsSummary(r.Table, r.New, mask, attrs)
 	default:
 		s = "keys only"
 	}
@@ -134,9 +124,9 @@ func summaryText(r stream.Record, mask MaskFunc) string {
 }
 
 // attrsSummary lists a few identifying attributes as name=value.
-func attrsSummary(t data.TableID, it data.Item, mask MaskFunc) string {
+func attrsSummary(t data.TableID, it data.Item, mask MaskFunc, attrs []string) string {
 	var parts []string
-	for _, n := range interesting[t] {
+	for _, n := range attrs {
 		if v, ok := it[n]; ok {
 			parts = append(parts, n+"="+maskedText(v, valueClip, []string{n}, mask))
 		}
@@ -168,8 +158,8 @@ func attrsSummary(t data.TableID, it data.Item, mask MaskFunc) string {
 // for an added attribute, `-name` for a removed one — the table's identifying
 // attributes first (a status change is the news), bookkeeping timestamps
 // last (they change on every write).
-func changeSummary(t data.TableID, old, new data.Item, mask MaskFunc) string {
-	changed := summaryOrder(t, ChangedAttrs(old, new))
+func changeSummary(t data.TableID, old, new data.Item, mask MaskFunc, attrs []string) string {
+	changed := summaryOrder(attrs, ChangedAttrs(old, new))
 	if len(changed) == 0 {
 		return "no attribute changed"
 	}
@@ -200,22 +190,23 @@ func changeSummary(t data.TableID, old, new data.Item, mask MaskFunc) string {
 
 // rowCells computes the sanitised text of every column once, when the record
 // arrives, so drawing a frame only cuts strings to width.
-func rowCells(r stream.Record, loc *time.Location, mask MaskFunc) [numCols]string {
+func rowCells(r stream.Record, loc *time.Location, mask MaskFunc, attrs []string) [numCols]string {
 	return [numCols]string{
 		colTable:   inert.String(clipText(tableLabel(r), keyClip)),
 		colEvent:   inert.String(clipText(eventLabel(r), keyClip)),
 		colKey:     inert.String(maskedKeyText(r, mask)),
 		colTime:    timeText(r.ApproxTime, loc),
-		colSummary: inert.String(summaryText(r, mask)),
+		colSummary: inert.String(summaryText(r, mask, attrs)),
 	}
 }
 
 // summaryOrder sorts changed attribute names for a summary: the table's
-// interesting attributes in their order, then the rest by name, then
-// timestamps (names ending in "At" or "_at", "timestamp", "last_synced").
-func summaryOrder(t data.TableID, names []string) []string {
+// identifying attributes (attrs) in their order, then the rest by name,
+// then timestamps (names ending in "At" or "_at", "timestamp",
+// "last_synced").
+func summaryOrder(attrs []string, names []string) []string {
 	rank := func(n string) int {
-		for i, x := range interesting[t] {
+		for i, x := range attrs {
 			if x == n {
 				return i
 			}

@@ -27,7 +27,7 @@ func (m *Model) relayout() {
 	need := func() int {
 		n := 0
 		for _, i := range vis {
-			n += 1 + minWidth(m.cols[i]) // separator + cell
+			n += 1 + m.colMin(i) // separator + cell
 		}
 		return n
 	}
@@ -43,7 +43,7 @@ func (m *Model) relayout() {
 	widths := make([]int, len(vis))
 	totalFlex := 0
 	for k, i := range vis {
-		widths[k] = minWidth(m.cols[i])
+		widths[k] = m.colMin(i)
 		totalFlex += max(m.cols[i].Flex, 0)
 	}
 	extra := avail - need()

@@ -50,8 +50,12 @@ type Model struct {
 	now       func() time.Time
 
 	layout layout
-	empty  string
-	paints *paints // theme styles reduced to escape sequences (paint.go)
+	// wide is the widest cell of each Whole column; hasWhole: there is one
+	// (whole.go).
+	wide     []int
+	hasWhole bool
+	empty    string
+	paints   *paints // theme styles reduced to escape sequences (paint.go)
 }
 
 // New returns an empty table.
@@ -98,6 +102,8 @@ func (m Model) Size() (w, h int) { return m.width, m.height }
 // still valid.
 func (m *Model) SetColumns(cols []Column) {
 	m.cols = slices.Clone(cols)
+	m.resetWide()
+	m.measure(m.all...)
 	if m.sortCol >= len(m.cols) || (m.sortCol >= 0 && m.cols[m.sortCol].Hidden) {
 		// A sort on a column the operator cannot see would be invisible.
 		m.sortCol = -1
@@ -155,6 +161,8 @@ func (m *Model) SetRows(rows []Row) {
 			delete(m.marks, id)
 		}
 	}
+	m.resetWide()
+	m.measure(m.all...)
 	m.computeKeys(m.all)
 	m.rebuild("")
 	if !m.Select(keep) {
@@ -176,6 +184,7 @@ func (m *Model) Append(rows []Row) {
 		if e, ok := m.byID[r.ID]; ok {
 			if e.seq >= firstSeq { // twice in this page: not in the view yet
 				e.Row, e.hasHay = r, false
+				m.measure(e)
 			} else {
 				m.Upsert(r)
 			}
@@ -187,6 +196,7 @@ func (m *Model) Append(rows []Row) {
 		m.byID[r.ID] = e
 		fresh = append(fresh, e)
 	}
+	m.measure(fresh...)
 	m.computeKeys(fresh)
 	add := fresh[:0]
 	for _, e := range fresh {
@@ -221,6 +231,7 @@ func (m *Model) Upsert(r Row) {
 		m.all = append(m.all, e)
 		m.byID[r.ID] = e
 	}
+	m.measure(e)
 	m.computeKeys([]*entry{e})
 	if m.matches(e) {
 		m.insertIntoView(e)
@@ -646,4 +657,5 @@ func (m *Model) Refresh(r Row) {
 		}
 	}
 	e.Row, e.hasHay = r, false
+	m.measure(e)
 }

@@ -45,6 +45,10 @@ type Column struct {
 	// "Sessions · project p-1" every PROJECT cell reads p-1, and the
 	// width is better spent on the ids.
 	Hidden bool
+	// Whole: a cell is never cut (numbers: a cut number reads as another
+	// number). The column widens to its widest cell; one that still does
+	// not fit shows as ### (whole.go).
+	Whole bool
 }
 
 // Cell is one value. Text is raw tenant text; the table passes it through

@@ -137,7 +137,7 @@ func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
 		b.WriteString(gutter)
 		for k, i := range m.layout.vis {
 			b.WriteByte(' ')
-			b.WriteString(align(m.cellText(e, i, now), m.layout.widths[k], m.cols[i].Align))
+			b.WriteString(m.fitCell(m.cellText(e, i, now), i, m.layout.widths[k]))
 		}
 		writePad(&b, m.width-m.lineWidth())
 		b.WriteString(p.selected.Suf)
@@ -164,7 +164,7 @@ func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
 	b.WriteString(gutter)
 	for k, i := range m.layout.vis {
 		b.WriteByte(' ')
-		text := align(m.cellText(e, i, now), m.layout.widths[k], m.cols[i].Align)
+		text := m.fitCell(m.cellText(e, i, now), i, m.layout.widths[k])
 		var cp paint
 		special := false
 		if i < len(e.Cells) && e.Cells[i].Style != nil && !marked && !e.Dim {

@@ -20,6 +20,7 @@ import (
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui/livefeed"
+	"opsdeck/views"
 	"opsdeck/views/streamview"
 )
 
@@ -64,7 +65,7 @@ func newRigSink(t testing.TB, wrap func(Sink) Sink, ids ...data.TableID) *rig {
 	r := &rig{
 		conn: conn, tables: tables,
 		feed:    livefeed.New(ctx, livefeed.Options{}),
-		pane:    streamview.New(streamview.Options{Theme: themes.Dark(), Keys: keymap.Default(), Location: time.UTC}),
+		pane:    streamview.New(streamview.Options{Theme: themes.Dark(), Keys: keymap.Default(), Location: time.UTC, Summary: views.Summary}),
 		batches: make(chan livefeed.BatchMsg, 64),
 	}
 	r.pane.SetSize(120, 40)

@@ -1,0 +1,116 @@
+package views
+
+import (
+	"slices"
+	"time"
+
+	"opsdeck/data"
+	"opsdeck/themes"
+	"opsdeck/views/vtable"
+)
+
+// presenter is how one table's items look, as data: the columns (each
+// named by its Key), the row builder, which pane lists the table, and how a
+// scope shapes the list. The panes, an explicit scan's result and the
+// Stream pane all read it, so a table looks the same wherever it shows.
+type presenter struct {
+	table data.TableID
+	kind  string // what a list of them is called: "sessions", "API keys"
+	pane  PaneID // the pane that lists the table (a scan of it shows there)
+
+	columns func() []vtable.Column
+	row     rowFunc
+
+	// order maps a sort-key attribute to the column (by Key) showing it:
+	// a list whose scope is read in that attribute's order keeps the order
+	// for rows the live tail inserts (vtable's natural order).
+	order map[string]string
+	// hides maps an attribute to the column (by Key) showing it, hidden
+	// while the scope fixes the attribute's value: the title names it, and
+	// the same value on every row would only take width from the ids.
+	hides map[string]string
+	// summary names, in order, the attributes that tell what a stream
+	// record of this table is about (the Stream pane's summary column).
+	summary []string
+}
+
+// rowFunc renders one record as a table row, its cells in the order of
+// the presenter's columns. It runs in Update (never in a Cmd), with the
+// clock and theme of that moment.
+type rowFunc func(rec data.Record, now time.Time, th themes.Theme) vtable.Row
+
+// presenters lists every table's presentation. A table added to the
+// schemas gets one here (a test holds every schema to it).
+var presenters = []presenter{
+	sessionsPresenter, projectsPresenter, apiKeysPresenter, contextsPresenter,
+	runsPresenter,
+	eventsPresenter,
+	delegationsPresenter, subscriptionsPresenter, consumersPresenter,
+	sandboxesPresenter,
+}
+
+// presenterOf is the presentation of table t.
+func presenterOf(t data.TableID) (presenter, bool) {
+	i := slices.IndexFunc(presenters, func(p presenter) bool { return p.table == t })
+	if i < 0 {
+		return presenter{}, false
+	}
+	return presenters[i], true
+}
+
+// mustPresenter is presenterOf for the tables this package names itself.
+func mustPresenter(t data.TableID) presenter {
+	p, ok := presenterOf(t)
+	if !ok {
+		panic("views: no presenter for table " + string(t))
+	}
+	return p
+}
+
+// Summary is the attributes a stream record's summary lists for table t
+// (nil for an unknown table: the summary falls back to the first ones by
+// name).
+func Summary(t data.TableID) []string {
+	p, _ := presenterOf(t)
+	return p.summary
+}
+
+// PaneOf is the pane that lists table t (where a scan of it is shown).
+func PaneOf(t data.TableID) (PaneID, bool) {
+	p, ok := presenterOf(t)
+	return p.pane, ok
+}
+
+// shape fits the list's columns to scope s: the columns whose value s
+// fixes are hidden (every other one shown again) and rows keep the order
+// s reads them in.
+func (l *list) shape(s data.Scope) {
+	var hide []string
+	for attr, col := range l.pr.hides {
+		if _, ok := s.Fixes(attr); ok {
+			hide = append(hide, col)
+		}
+	}
+	l.fixColumns(hide...)
+	l.table.SetNaturalOrderByKey(l.pr.order[s.SortAttr()], s.NewestFirst)
+}
+
+// render is the one way a record becomes a row: the presenter's builder
+// (cells masked, maskedRows), cell texts shared across rows, the row's id,
+// and the "?" of an item that differs from its schema. Pages, live
+// changes, polls, the clock and a theme change all come through here.
+func (l *list) render(rec data.Record, now time.Time, th themes.Theme, id string) vtable.Row {
+	row := l.rowOf(rec, now, th)
+	l.texts.share(&row)
+	row.ID = id
+	if row.Tag == "" && len(rec.Issues()) > 0 {
+		row.Tag = "?"
+	}
+	return row
+}
+
+// renderRow renders a record with its row id (seq numbers a row whose item
+// has no usable key).
+func (l *list) renderRow(r data.Record, now time.Time, th themes.Theme, seq int) vtable.Row {
+	return l.render(r, now, th, rowID(r.Table(), r.Item(), seq))
+}

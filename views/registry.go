@@ -1,0 +1,182 @@
+package views
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data"
+)
+
+// PaneSpec is one pane as the root knows it: the tab bar, the pane keys,
+// the help and the command line are all built from the Registry's specs.
+type PaneSpec struct {
+	ID PaneID
+	// Name is the tab label; Short the label when the tab bar is tight.
+	Name, Short string
+	// DefaultKey switches to the pane; the keymap calls the binding
+	// "pane_" + DefaultKey, so a config file rebinds it by that name.
+	DefaultKey string
+	// New builds the pane with its scope at start (no I/O: Init loads).
+	New func(c *Context, s Scopes) Pane
+	// Commands are the command-line commands this pane owns: running one
+	// shows the pane.
+	Commands []CommandSpec
+}
+
+// registry is filled in init: the specs' constructors reach PaneID.Name,
+// which reads it, and a package-level initialiser would be a cycle.
+var registry []PaneSpec
+
+func init() {
+	registry = []PaneSpec{
+		sessionsPane(),
+		runsPane(),
+		inboxPane(),
+		delegationsPane(),
+		sandboxesPane(),
+		streamPane(),
+	}
+}
+
+// Registry lists every pane in tab order. Adding a pane is a file (or
+// folder) in views and one entry here.
+func Registry() []PaneSpec { return registry }
+
+// Spec is the registry entry of pane id.
+func Spec(id PaneID) (PaneSpec, bool) {
+	for _, s := range registry {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return PaneSpec{}, false
+}
+
+// Scopes is what each pane lists at start (flags of main). Empty fields
+// leave a pane waiting for a command (Runs, Inbox, Delegations) or at its
+// default (Sessions: status RUNNING; Sandboxes: status available).
+type Scopes struct {
+	ProjectID     string // Sessions by project (wins over SessionStatus)
+	SessionStatus string // Sessions by status (default RUNNING)
+
+	UserID string // Runs by user
+	RunID  string // Runs: one run (when UserID is empty)
+
+	InboxUser   string
+	InboxType   string // event-type prefix (EventTypeIndex)
+	InboxStatus string // status prefix (StatusIndex)
+
+	Audience string // Delegations by audience
+	Customer string // Subscriptions by customer
+	Consumer string // Consumers by consumer
+
+	SandboxStatus string // default available
+	SandboxTrack  string // wins over SandboxStatus
+	SandboxKey    string // wins over SandboxTrack
+
+	// StreamTable narrows the Stream pane to one table ("" = every table).
+	StreamTable data.TableID
+	// StreamBuffer is how many records the Stream pane keeps
+	// (streamview.DefaultBuffer when 0); Location the time zone of its
+	// time column (Local when nil; tests fix it).
+	StreamBuffer int
+	Location     *time.Location
+}
+
+// ArgRule says whether a command takes a positional argument.
+type ArgRule int
+
+const (
+	ArgNone ArgRule = iota
+	ArgOptional
+	ArgRequired
+)
+
+// CommandSpec is one command of the command line, as data: the parser,
+// the completion, the help's usage lines and "did you mean" all read it.
+// A pane declares the commands it owns in its PaneSpec; the root's own
+// (:q, :audit, :scan) are declared in ui.
+type CommandSpec struct {
+	Name    string
+	Aliases []string
+	// Usage is the help line, and follows every error about the command.
+	Usage string
+	Arg   ArgRule
+	// TableArg: the argument names a table. It is completed with the
+	// table names, given in the schema's spelling, and refused when no
+	// table has that name.
+	TableArg bool
+	// Opts are the key=value options accepted, in order.
+	Opts []OptSpec
+	// OneOpt: at most one option, because each selects its own index.
+	OneOpt bool
+	// ArgOrOpt, when set, names the positional argument ("a project id")
+	// that may not be given together with an option.
+	ArgOrOpt string
+	// Words are the keywords accepted after the argument, in any order,
+	// each at most once (asc|desc; a format, overwrite, reveal): the
+	// parser keeps them, lower-cased, in Args.Words; which ones exclude
+	// each other is for Run to say. Completion offers them.
+	Words []string
+	// Complete offers argument values from what the owning pane shows
+	// (ids on screen); nil offers none.
+	Complete func(p Pane) []string
+	// Run does the command on the owning pane, which the root shows.
+	// Nil for the root's commands (ui runs those).
+	Run func(p Pane, a Args) tea.Cmd
+}
+
+// OptSpec is one key=value option of a command.
+type OptSpec struct {
+	Key string
+	// Values are the documented values: completion offers them, and one
+	// typed in another case is given in theirs ("running" → RUNNING).
+	// Anything else passes exactly as typed.
+	Values []string
+	// Check validates a value (nil: any). Its error is shown with the
+	// command's usage.
+	Check func(v string) error
+}
+
+// MaxOpts is the most options one command line carries (Args.Opts).
+const MaxOpts = 2
+
+// MaxWords is the most keywords one command line carries (Args.Words).
+const MaxWords = 3
+
+// HasWord reports whether keyword w was given.
+func (a Args) HasWord(w string) bool {
+	for _, x := range a.Words {
+		if x != "" && x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// Opt is one option as given.
+type Opt struct{ Key, Value string }
+
+// Args is a parsed, validated command line's arguments. It is comparable,
+// so tests compare whole parses.
+type Args struct {
+	Arg string
+	// Words are the CommandSpec.Words given, in the order typed.
+	Words [MaxWords]string
+	// Opts in the order the command declares them (not as typed).
+	Opts [MaxOpts]Opt
+}
+
+// Opt is the value of option k ("" when not given).
+func (a Args) Opt(k string) string {
+	for _, o := range a.Opts {
+		if o.Key == k {
+			return o.Value
+		}
+	}
+	return ""
+}
+
+// FirstOpt is the one option given to a OneOpt command ("", "" for none).
+func (a Args) FirstOpt() (k, v string) { return a.Opts[0].Key, a.Opts[0].Value }
