@@ -17,7 +17,7 @@ const exportUsage = ":export <file> [jsonl|csv|ddb] [overwrite] [reveal]"
 
 // exportChunk is how many rows one step writes: a big export reports its
 // progress (and can be cancelled) between steps.
-const exportChunk = 2000
+var exportChunk = 2000
 
 // exportJob is a running :export. The rows were gathered in Update; the
 // steps (each a tea.Cmd, one at a time) own the file and the writer, and
