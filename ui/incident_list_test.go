@@ -65,9 +65,9 @@ func TestFilterGrammarInTheSessionsPane(t *testing.T) {
 		{"STATUS!=running", "sess_b sess_d"}, // a column by title
 		{"!sess_a", "sess_b sess_c sess_d"},
 		{"~^sess_[ab]$", "sess_a sess_b"},
-		{"internalStatus=READY", "sess_a"},                 // an attribute that is no column
+		{"internalStatus=READY", "sess_a"},                   // an attribute that is no column
 		{"internalStatus~^(ready|failed)$ !ERROR", "sess_a"}, // terms combine
-		{"signingKey=sk_live_TOPSECRET", ""},               // a secret cannot be probed
+		{"signingKey=sk_live_TOPSECRET", ""},                 // a secret cannot be probed
 		{"running", "sess_a sess_c"},
 	}
 	for _, c := range cases {
