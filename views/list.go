@@ -477,6 +477,9 @@ func (l *list) openDetail(reveal bool) {
 		Reveal:   reveal,
 		Problems: problemNotes(r.Issues()),
 		First:    keyNames(r.Table()),
+		Epochs:   data.EpochAttrs(r.Table()),
+		Now:      l.ctx.now,
+		Relative: Relative,
 	})
 	w, h := l.table.Size()
 	d.SetSize(w, h)
