@@ -38,7 +38,7 @@ import (
 type flags struct {
 	profile, region, endpoint, env, configPath string
 	theme, debugLog                            string
-	readOnly, demo                             bool
+	readOnly, demo, version                    bool
 	demoRate                                   float64
 }
 
@@ -55,11 +55,19 @@ func parseFlags(args []string) (flags, error) {
 	fs.BoolVar(&f.readOnly, "read-only", false, "offer no actions; the data layer refuses every write")
 	fs.BoolVar(&f.demo, "demo", false, "start DynamoDB Local, create and seed the demo tables, run the traffic simulator, open the console")
 	fs.Float64Var(&f.demoRate, "demo-rate", 2, "with --demo: simulated transitions per second")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+	// The flag package's own output (a bare list on stderr) is replaced:
+	// run prints the whole help to stdout on -h/--help, one line on error.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			writeHelp(helpOut, fs)
+		}
 		return f, err
 	}
 	if fs.NArg() > 0 {
-		return f, fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(0))
+		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if f.endpoint != "" {
 		if err := data.CheckEndpoint("--endpoint-url", f.endpoint); err != nil {
@@ -86,8 +94,12 @@ func run(args []string) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "opsdeck:", err)
+		fmt.Fprintln(os.Stderr, "opsdeck:", err, "(opsdeck --help lists the flags)")
 		return 2
+	}
+	if f.version {
+		fmt.Fprintln(helpOut, versionText())
+		return 0
 	}
 	if err := start(f); err != nil {
 		fmt.Fprintln(os.Stderr, "opsdeck:", err)
