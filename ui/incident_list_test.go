@@ -92,7 +92,7 @@ func TestBadFilterIsShownAndChangesNothing(t *testing.T) {
 	m, _ = press(t, m, "enter")
 	for _, bad := range []struct{ expr, want string }{
 		{"~[a", "bad regular expression: missing closing ]"},
-		{"stauts=RUNNING", "no such column or attribute here"},
+		{"stauts=RUNNING", "no such column or attribute here — did you mean status?"},
 		{"status=", `status="" matches an empty`},
 	} {
 		// Pasted in one piece onto the good filter: every step of typing
@@ -171,8 +171,8 @@ func TestSortCommandAndColumnKeys(t *testing.T) {
 
 	// o then the column's number: SESSION is 1, STATUS 2.
 	m, _ = press(t, m, "o")
-	if !strings.Contains(m.Flash(), "1 SESSION 2 STATUS") {
-		t.Errorf("o does not list the columns: %q", m.Flash())
+	if foot := stripANSI(footerLine(m)); !strings.Contains(foot, "sort by: 1 SESSION 2 STATUS") || !strings.Contains(foot, "0 natural order") {
+		t.Errorf("o does not list the columns: %q", foot)
 	}
 	m, _ = press(t, m, "1")
 	if m.Active() != "sessions" {

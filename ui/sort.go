@@ -73,6 +73,9 @@ func (m Model) sortPrompt() string {
 func (m Model) sortKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.sortPending = false
 	p := m.panes[m.active]
+	if key.Matches(k, m.ctx.Keys.Back) {
+		return m, nil
+	}
 	s := k.String()
 	n, err := strconv.Atoi(s)
 	if err != nil || len(s) != 1 {
@@ -111,7 +114,7 @@ func (m Model) startSort(k tea.KeyPressMsg) (Model, bool) {
 		m.setFlash("this pane keeps its own order", false)
 		return m, true
 	}
-	m.sortPending = true
-	m.setFlash(m.sortPrompt(), false)
+	m.sortPending = true // the footer shows the columns (view.go)
+	m.setFlash("", false)
 	return m, true
 }

@@ -250,6 +250,10 @@ func (m Model) footer(w int) string {
 			return fitLine(th.Muted.Render(inert.Line(h.Hints(), w)), w)
 		}
 	}
+	if m.sortPending {
+		// The whole line: the columns must all be readable to be chosen.
+		return fitLine(th.Key.Render(inert.Line(m.sortPrompt(), w)), w)
+	}
 	st := m.panes[m.active].Status()
 	if st.Progress >= 0 {
 		label := fmt.Sprintf(" %s loaded — esc cancels", plural(st.Rows, "row"))

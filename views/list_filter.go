@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -84,7 +85,15 @@ func (l *list) field(name string) (fieldFunc, error) {
 		for _, c := range cols {
 			keys = append(keys, c.Key)
 		}
-		return nil, &filter.Error{Term: name, Msg: fmt.Sprintf("no such column or attribute here (columns: %s)", strings.Join(keys, ", "))}
+		msg := "no such column or attribute here"
+		cands := slices.Clone(keys) // columns first: they win a tie
+		if s, ok := data.Schema(l.scope.Table); ok {
+			cands = append(cands, slices.Sorted(maps.Keys(s.Attrs))...)
+		}
+		if s := filter.Suggest(name, cands); s != "" {
+			msg += " — did you mean " + s + "?"
+		}
+		return nil, &filter.Error{Term: name, Msg: fmt.Sprintf("%s (columns: %s)", msg, strings.Join(keys, ", "))}
 	}
 	return func(r *vtable.Row) (string, bool) {
 		it, ok := l.getItem(r.ID)

@@ -192,3 +192,12 @@ func FuzzParse(f *testing.F) {
 		e.Match(rows["run"]) // must not panic
 	})
 }
+
+func TestSuggest(t *testing.T) {
+	cands := []string{"session", "status", "internal", "expires", "internalStatus"}
+	for name, want := range map[string]string{"stauts": "status", "STATSU": "status", "expire": "expires", "zzz": "", "internalstatu": "internalStatus"} {
+		if got := Suggest(name, cands); got != want {
+			t.Errorf("Suggest(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
