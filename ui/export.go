@@ -188,7 +188,8 @@ func (m Model) onExportStep(msg exportStepMsg) (tea.Model, tea.Cmd) {
 		if j.mask == nil && j.format != export.CSV {
 			secrets = "secrets INCLUDED (reveal)"
 		}
-		m.setFlash(fmt.Sprintf("exported %s to %s (%s, %s, mode 0600)", j.what, msg.path, j.format, secrets), false)
+		m.setFlash(fmt.Sprintf("exported %s to %s (%s, %s)", j.what, msg.path, j.format, secrets), false)
+		m.flashWide = true
 		return m, nil
 	}
 	m.setFlash(fmt.Sprintf("exporting %s… %d%% (%d written; ctrl+c cancels)", j.what, msg.pos*100/len(j.recs), msg.pos), false)

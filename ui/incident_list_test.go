@@ -213,6 +213,9 @@ func TestExportWritesTheFilteredRows(t *testing.T) {
 	if !strings.Contains(m.Flash(), "exported 2 rows to "+csvPath) || !strings.Contains(m.Flash(), "secrets masked") {
 		t.Fatalf("flash %q", m.Flash())
 	}
+	if foot := stripANSI(footerLine(m)); !strings.Contains(foot, csvPath) {
+		t.Errorf("the path is not shown whole: footer %q", foot)
+	}
 	fi, err := os.Stat(csvPath)
 	if err != nil {
 		t.Fatal(err)

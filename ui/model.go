@@ -74,6 +74,9 @@ type Model struct {
 	// last command or copy. cmdErr marks it as an error.
 	flash  string
 	cmdErr bool
+	// flashWide: the message names something the operator needs whole
+	// (an export's path), so the footer shows it too, as it does errors.
+	flashWide bool
 
 	quitting bool
 
@@ -307,7 +310,7 @@ func (m Model) paneIndex(id views.PaneID) (int, bool) {
 // that failed says what it found), so credentials in them are masked.
 func (m *Model) setFlash(text string, isErr bool) {
 	text, _ = secret.Text(text)
-	m.flash, m.cmdErr = text, isErr
+	m.flash, m.cmdErr, m.flashWide = text, isErr, false
 }
 
 func (m *Model) copied(c detail.CopiedMsg) {

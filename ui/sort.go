@@ -63,7 +63,7 @@ func (m Model) sortPrompt() string {
 		}
 		fmt.Fprintf(&b, " %d %s", i+1, c)
 	}
-	b.WriteString(" · 0 natural order · esc cancels")
+	b.WriteString(" · 0 natural order")
 	return b.String()
 }
 

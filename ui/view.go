@@ -271,6 +271,9 @@ func (m Model) footer(w int) string {
 	if m.flash != "" && m.cmdErr {
 		return fitLine(th.Error.Render(inert.Line(m.flash, w)), w)
 	}
+	if m.flash != "" && m.flashWide {
+		return fitLine(inert.Line(m.flash, w), w)
+	}
 	if st.Err != "" {
 		msg, _ := secret.Text(st.Err)
 		return fitLine(th.Error.Render(inert.Line(msg, w)), w)
