@@ -24,7 +24,7 @@ var exportChunk = 2000
 // the root reads only what their messages carry.
 type exportJob struct {
 	id     uint64
-	recs   []exportRec
+	set    views.ExportSet
 	path   string
 	format export.Format
 	over   bool
@@ -37,15 +37,14 @@ type exportJob struct {
 	cancel atomic.Bool
 }
 
-type exportRec = export.Record
-
 // exportStepMsg is one step's result.
 type exportStepMsg struct {
-	id   uint64
-	pos  int  // rows written so far
-	done bool // complete and under its name
-	path string
-	err  error
+	id      uint64
+	pos     int  // rows written so far
+	done    bool // complete and under its name
+	path    string
+	written int // rows written (a row whose kept item is unreadable is not)
+	err     error
 }
 
 var exportSeq atomic.Uint64
@@ -89,20 +88,20 @@ func (m Model) runExport(a views.Args) (tea.Model, tea.Cmd) {
 		m.setFlash(err.Error(), true)
 		return m, nil
 	}
-	j := &exportJob{id: exportSeq.Add(1), recs: set.Records, path: path, format: format,
+	j := &exportJob{id: exportSeq.Add(1), set: set, path: path, format: format,
 		over: over, mask: secret.Default, header: set.Header}
 	if reveal {
 		j.mask = nil
 	}
-	j.what = plural(len(set.Records), "row")
+	j.what = plural(set.Len(), "row")
 	if set.Marked {
-		j.what = plural(len(set.Records), "marked row")
+		j.what = plural(set.Len(), "marked row")
 		if set.Hidden > 0 {
 			j.what += fmt.Sprintf(" (%d hidden by the filter)", set.Hidden)
 		}
 	}
 	m.export = j
-	if len(j.recs) > exportChunk {
+	if set.Len() > exportChunk {
 		m.setFlash(fmt.Sprintf("exporting %s… (ctrl+c cancels)", j.what), false)
 	}
 	return m, j.step(0)
@@ -135,14 +134,14 @@ func (j *exportJob) step(from int) tea.Cmd {
 			}
 			j.w = w
 		}
-		end := min(from+exportChunk, len(j.recs))
-		for _, r := range j.recs[from:end] {
+		end := min(from+exportChunk, j.set.Len())
+		for _, r := range j.set.Records(from, end) {
 			if err := j.w.Write(r); err != nil {
 				return fail(err)
 			}
 		}
 		msg.pos = end
-		if end < len(j.recs) {
+		if end < j.set.Len() {
 			return msg
 		}
 		if err := j.w.Flush(); err != nil {
@@ -155,7 +154,7 @@ func (j *exportJob) step(from int) tea.Cmd {
 			msg.err = err
 			return msg
 		}
-		msg.done, msg.path = true, j.file.Path
+		msg.done, msg.path, msg.written = true, j.file.Path, j.w.Count()
 		return msg
 	}
 }
@@ -188,11 +187,15 @@ func (m Model) onExportStep(msg exportStepMsg) (tea.Model, tea.Cmd) {
 		if j.mask == nil && j.format != export.CSV {
 			secrets = "secrets INCLUDED (reveal)"
 		}
-		m.setFlash(fmt.Sprintf("exported %s to %s (%s, %s)", j.what, msg.path, j.format, secrets), false)
+		what := j.what
+		if missing := j.set.Len() - msg.written; missing > 0 {
+			what = fmt.Sprintf("%d of %s (%d unreadable, left out)", msg.written, j.what, missing)
+		}
+		m.setFlash(fmt.Sprintf("exported %s to %s (%s, %s)", what, msg.path, j.format, secrets), false)
 		m.flashWide = true
 		return m, nil
 	}
-	m.setFlash(fmt.Sprintf("exporting %s… %d%% (%d written; ctrl+c cancels)", j.what, msg.pos*100/len(j.recs), msg.pos), false)
+	m.setFlash(fmt.Sprintf("exporting %s… %d%% (%d written; ctrl+c cancels)", j.what, msg.pos*100/j.set.Len(), msg.pos), false)
 	return m, j.step(msg.pos)
 }
 

@@ -45,7 +45,7 @@ func shownIDs(t *testing.T, m Model) []string {
 		t.Fatal(err)
 	}
 	var out []string
-	for _, r := range set.Records {
+	for _, r := range set.Records(0, set.Len()) {
 		out = append(out, attr(r.Item, "sessionId"))
 	}
 	return out

@@ -10,17 +10,65 @@ import (
 )
 
 // ExportSet is what `:export` writes: the marked rows, else the rows the
-// filter shows, in screen order, each with its raw item and its cells.
+// filter shows, in screen order. It holds each row's cells and where its
+// item is kept — the compressed blocks themselves, which are never changed
+// in place — not the items: 100k decoded items would be gigabytes. Records
+// decodes them a chunk at a time, and reads nothing of the list, so the
+// export's tea.Cmd steps may call it.
 type ExportSet struct {
-	Table   data.TableID
-	Header  []string // every column's title, in order
-	Records []export.Record
-	Marked  bool // the marked rows (else the filtered ones)
-	Hidden  int  // marked rows the filter hides (included)
+	Table  data.TableID
+	Header []string // every column's title, in order
+	Marked bool     // the marked rows (else the filtered ones)
+	Hidden int      // marked rows the filter hides (included)
+
+	rows   []exportRow
+	blocks []blockRef
 }
 
-// ExportRows gathers the rows to export. Items come from the item store
-// block by block (each decompressed once), not row by row.
+type exportRow struct {
+	loc   itemLoc
+	loose data.Item // the item, when it is kept loose
+	cells []string
+}
+
+type blockRef struct {
+	z     []byte
+	plain bool
+}
+
+// Len is the number of rows to write.
+func (s ExportSet) Len() int { return len(s.rows) }
+
+// Records returns rows [from, to) with their items, decoding each block
+// they need once. A row whose item cannot be read (a damaged block) is
+// left out.
+func (s ExportSet) Records(from, to int) []export.Record {
+	from, to = max(from, 0), min(to, len(s.rows))
+	decoded := map[uint32][]data.Item{}
+	out := make([]export.Record, 0, max(to-from, 0))
+	for _, r := range s.rows[from:to] {
+		it := r.loose
+		if it == nil {
+			items, ok := decoded[r.loc.pack]
+			if !ok && int(r.loc.pack) < len(s.blocks) {
+				b := s.blocks[r.loc.pack]
+				if b.z != nil {
+					items = decodeBlock(b.z, b.plain)
+				}
+				decoded[r.loc.pack] = items
+			}
+			if int(r.loc.pos) < len(items) {
+				it = items[r.loc.pos]
+			}
+		}
+		if it != nil {
+			out = append(out, export.Record{Item: it, Cells: r.cells})
+		}
+	}
+	return out
+}
+
+// ExportRows gathers the rows to export (cells and item locations only).
 func (b *base) ExportRows() (ExportSet, error) { return b.active().exportRows() }
 
 func (l *list) exportRows() (ExportSet, error) {
@@ -41,29 +89,24 @@ func (l *list) exportRows() (ExportSet, error) {
 	for _, c := range cols {
 		set.Header = append(set.Header, c.Title)
 	}
-	want := make(map[string]data.Item, len(ids))
-	for _, id := range ids {
-		want[id] = nil
+	set.blocks = make([]blockRef, len(l.blocks.packs))
+	for i, p := range l.blocks.packs {
+		set.blocks[i] = blockRef{z: p.z, plain: p.plain}
 	}
-	l.eachItem(func(it data.Item) bool {
-		id := rowID(l.scope.Table, it, -1)
-		if v, ok := want[id]; ok && v == nil {
-			want[id] = it
-		}
-		return true
-	})
-	set.Records = make([]export.Record, 0, len(ids))
+	set.rows = make([]exportRow, 0, len(ids))
 	for _, id := range ids {
-		it := want[id]
-		if it == nil {
-			// A row whose key could not be recomputed: one by one.
-			it, _ = l.getItem(id)
-		}
-		row, ok := l.table.Row(id)
-		if it == nil || !ok {
+		loc, ok := l.items[id]
+		row, shown := l.table.Row(id)
+		if !ok || !shown {
 			continue
 		}
-		set.Records = append(set.Records, export.Record{Item: it, Cells: exportCells(cols, row)})
+		r := exportRow{loc: loc, cells: exportCells(cols, row)}
+		if loc.pos == looseLoc {
+			if r.loose = l.blocks.loose[id]; r.loose == nil {
+				continue
+			}
+		}
+		set.rows = append(set.rows, r)
 	}
 	return set, nil
 }

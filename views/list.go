@@ -34,6 +34,9 @@ type list struct {
 	// or even 100k items as SDK values, would not fit the memory budget.
 	items  map[string]itemLoc
 	blocks itemBlocks
+	// attrs caches the attribute values the filter has read, by
+	// attribute then row id (list_filter.go).
+	attrs map[string]map[string]attrText
 	texts  cellTexts // shared cell strings (celltext.go)
 
 	// scope is what the current query lists (for titles and the live tail);

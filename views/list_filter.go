@@ -96,17 +96,52 @@ func (l *list) field(name string) (fieldFunc, error) {
 		return nil, &filter.Error{Term: name, Msg: fmt.Sprintf("%s (columns: %s)", msg, strings.Join(keys, ", "))}
 	}
 	return func(r *vtable.Row) (string, bool) {
-		it, ok := l.getItem(r.ID)
-		if !ok {
-			return "", false
+		// Looked up at each call: resetItems replaces the caches.
+		cache := l.attrCache(name)
+		if a, ok := cache[r.ID]; ok {
+			return a.text, a.ok
 		}
-		av, ok := it[name]
-		if !ok {
-			return "", false
+		var a attrText
+		if it, ok := l.getItem(r.ID); ok {
+			if av, ok := it[name]; ok {
+				av, _ = secret.Value(secret.Default, []string{name}, av)
+				a = attrText{text: export.Text(av), ok: true}
+			}
 		}
-		av, _ = secret.Value(secret.Default, []string{name}, av)
-		return export.Text(av), true
+		cache[r.ID] = a
+		return a.text, a.ok
 	}, nil
+}
+
+// attrText is one attribute of one row as the filter reads it. The kept
+// items are compressed, so reading an attribute of every row means
+// decoding every block: the values are kept, per attribute, until the row's
+// item changes (putItem, putPage, dropItem forget them), so each further
+// keystroke in the filter line costs a look-up, not a decode.
+type attrText struct {
+	text string
+	ok   bool
+}
+
+// attrCache is the cache of one attribute's values.
+func (l *list) attrCache(name string) map[string]attrText {
+	if l.attrs == nil {
+		l.attrs = map[string]map[string]attrText{}
+	}
+	c := l.attrs[name]
+	if c == nil {
+		c = map[string]attrText{}
+		l.attrs[name] = c
+	}
+	return c
+}
+
+// forgetAttrs drops the cached attribute values of a row whose item
+// changed.
+func (l *list) forgetAttrs(id string) {
+	for _, c := range l.attrs {
+		delete(c, id)
+	}
 }
 
 // hasAttr reports whether some loaded item has the attribute, or whether
