@@ -37,7 +37,7 @@ type list struct {
 	// attrs caches the attribute values the filter has read, by
 	// attribute then row id (list_filter.go).
 	attrs map[string]map[string]attrText
-	texts  cellTexts // shared cell strings (celltext.go)
+	texts cellTexts // shared cell strings (celltext.go)
 
 	// scope is what the current query lists (for titles and the live tail);
 	// fetch runs it. hint is shown instead of rows when there is no scope
