@@ -126,6 +126,7 @@ func New(o Options) Model {
 		ReadOnly:    o.ReadOnly,
 		PageSize:    o.PageSize,
 		ReadTimeout: o.ReadTimeout,
+		Location:    o.Location,
 	}
 	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly, autoTheme: o.AutoTheme && !o.NoColor,
 		guard: &panicGuard{log: o.DebugLog}}

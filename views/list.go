@@ -482,6 +482,7 @@ func (l *list) openDetail(reveal bool) {
 		First:    keyNames(r.Table()),
 		Epochs:   data.EpochAttrs(r.Table()),
 		Now:      l.ctx.now,
+		Loc:      l.ctx.Location,
 		Relative: Relative,
 	})
 	w, h := l.table.Size()
