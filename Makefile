@@ -9,7 +9,7 @@ BENCH_TIMEOUT ?= 60m
 BENCH ?= .
 BENCH_OUT ?= bin/bench.txt
 
-.PHONY: deps build test bench demo clean
+.PHONY: deps build test bench demo demo-rolling clean
 
 # Tests start DynamoDB Local only when one of them needs it. Where Java is
 # missing, `go test` skips those tests with the reason; make fails them
@@ -52,6 +52,13 @@ bench: deps
 
 demo: deps build
 	./bin/opsdeck --demo
+
+# demo-rolling: the demo with its live tail read through a front that rolls
+# shards over every minute and splits them (test support, built in only
+# with -tags demorolling; see demo_rolling.go).
+demo-rolling: deps
+	$(GO) build -tags demorolling -o bin/opsdeck-rolling .
+	./bin/opsdeck-rolling --demo --demo-rolling --debug-log bin/demo-rolling.log
 
 clean:
 	rm -rf bin

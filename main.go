@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
@@ -38,8 +39,20 @@ import (
 type flags struct {
 	profile, region, endpoint, env, configPath string
 	theme, debugLog                            string
-	readOnly, demo, version                    bool
+	readOnly, demo, demoRolling, version       bool
 	demoRate                                   float64
+}
+
+// demoRolling, set by demo_rolling.go in a build with -tags demorolling,
+// puts the demo's live tail behind a front that rolls and splits shards
+// as production's do (test support, kept out of the ordinary binary).
+var demoRolling func(endpoint string, logf func(string, ...any)) rollingDemo
+
+// rollingDemo is what main needs of it.
+type rollingDemo interface {
+	client() *http.Client        // carries the console's requests
+	tap(stream.Sink) stream.Sink // sees what the reader hands the console
+	watch(ctx context.Context, stopSim func(), conn *data.Conn, tables data.Tables)
 }
 
 func parseFlags(args []string) (flags, error) {
@@ -55,6 +68,9 @@ func parseFlags(args []string) (flags, error) {
 	fs.BoolVar(&f.readOnly, "read-only", false, "offer no actions; the data layer refuses every write")
 	fs.BoolVar(&f.demo, "demo", false, "start DynamoDB Local, create and seed the demo tables, run the traffic simulator, open the console")
 	fs.Float64Var(&f.demoRate, "demo-rate", 2, "with --demo: simulated transitions per second")
+	if demoRolling != nil {
+		fs.BoolVar(&f.demoRolling, "demo-rolling", false, "with --demo: read the streams through a front that rolls shards over every minute and splits them (SIGUSR1: stop the simulator and log the check)")
+	}
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	// The flag package's own output (a bare list on stderr) is replaced:
 	// run prints the whole help to stdout on -h/--help, one line on error.
@@ -173,6 +189,10 @@ func start(f flags) error {
 		OnCall:   boot.call,
 	}
 	var scopes ui.Scopes
+	var rolling rollingDemo
+	if f.demoRolling && !f.demo {
+		return errors.New("--demo-rolling needs --demo")
+	}
 	if f.demo {
 		fmt.Fprintln(os.Stderr, "opsdeck: starting DynamoDB Local (the first run installs it)…")
 		srv, err := ddblocal.Start(ctx, ddblocal.Options{Log: logw})
@@ -199,7 +219,14 @@ func start(f flags) error {
 		}
 		scopes = scopesFrom(report)
 		sim := demo.NewSimulator(demoConn, tables, demo.SimOptions{Rate: f.demoRate, Logf: logger(logw, "sim")})
-		go sim.Run(ctx)
+		simCtx, stopSim := context.WithCancel(ctx)
+		defer stopSim()
+		go sim.Run(simCtx)
+		if f.demoRolling {
+			rolling = demoRolling(srv.Endpoint(), logger(logw, "demo"))
+			opts.HTTPClient = rolling.client()
+			go rolling.watch(ctx, stopSim, demoConn, tables)
+		}
 	}
 
 	connecting := time.Now()
@@ -217,10 +244,8 @@ func start(f flags) error {
 	feed := livefeed.New(tailCtx, livefeed.Options{})
 	defer feed.Close()
 	tailDone := make(chan struct{})
-	tail := stream.New(conn, tables, stream.Options{
-		PollInterval: cfg.Stream.PollInterval,
-		Logf:         logger(logw, "stream"),
-	})
+	tail := stream.New(conn, tables, streamOptions(cfg.Stream, logger(logw, "stream")))
+	boot.event("stream budget: " + tail.Options().Budget())
 	go func() {
 		defer close(tailDone)
 		// Stream discovery (DescribeTable of every table, DescribeStream, an
@@ -238,7 +263,11 @@ func start(f flags) error {
 			return
 		}
 		boot.event("stream reader started")
-		tail.Run(tailCtx, feed)
+		var sink stream.Sink = feed
+		if rolling != nil {
+			sink = rolling.tap(feed)
+		}
+		tail.Run(tailCtx, sink)
 	}()
 
 	m := ui.New(ui.Options{
@@ -301,6 +330,30 @@ func start(f flags) error {
 		return nil
 	}
 	return err
+}
+
+// streamOptions is the config file's stream section as the reader takes it.
+func streamOptions(c config.Stream, logf func(string, ...any)) stream.Options {
+	o := stream.Options{
+		PollInterval:       c.PollInterval,
+		IdlePollMax:        c.IdlePollMax,
+		TableIdleRate:      c.TableIdleRate,
+		SlowPollInterval:   c.SlowInterval,
+		MaxCallsPerSecond:  c.MaxCallsPerSec,
+		ThrottleBackoff:    c.ThrottleBackoff,
+		ThrottleBackoffMax: c.ThrottleMax,
+		Logf:               logf,
+	}
+	if c.Background == "off" {
+		o.Background = stream.RateOff
+	}
+	switch c.Etiquette {
+	case "shared":
+		o.Etiquette = stream.EtiquetteShared
+	case "local":
+		o.Etiquette = stream.EtiquetteLocal
+	}
+	return o
 }
 
 // cpuProfile writes a Go CPU profile of the whole session to path (for

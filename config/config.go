@@ -66,23 +66,48 @@ type Actions struct {
 	StaleRunMinutes int // a graph run PROCESSING longer than this is stale
 }
 
-// Stream tunes the live tail.
+// Stream tunes the live tail: its read budget (see README "The live tail
+// on production streams" for why the defaults are what they are).
 type Stream struct {
-	PollInterval     time.Duration // GetRecords pacing
+	PollInterval     time.Duration // pause between reads of a shard that delivers
+	IdlePollMax      time.Duration // an idle shard's pause doubles up to this
+	TableIdleRate    float64       // reads a second all idle shards of one table make together
+	SlowInterval     time.Duration // pause of every shard of a table nothing on screen shows
+	Background       string        // how such a table is read: "slow" or "off"
+	MaxCallsPerSec   float64       // stream reads a second of the whole console
+	ThrottleBackoff  time.Duration // first pause of a shard refused for reading too often
+	ThrottleMax      time.Duration // and its cap
+	Etiquette        string        // "auto", "shared" (production consumers) or "local"
 	Buffer           int           // records kept in memory
 	FallbackInterval time.Duration // polling period when a table has no stream
 }
+
+// Backgrounds and Etiquettes are the accepted values of stream.background
+// and stream.etiquette.
+var (
+	Backgrounds = []string{"slow", "off"}
+	Etiquettes  = []string{"auto", "shared", "local"}
+)
 
 // Limits are the accepted ranges, [min, max], of the numbers in the file.
 var Limits = struct {
 	RetryMax, StaleRunMinutes, StreamBuffer [2]int64
 	PollInterval, FallbackInterval          [2]time.Duration
+	IdlePollMax, SlowInterval               [2]time.Duration
+	ThrottleBackoff, ThrottleMax            [2]time.Duration
+	TableIdleRate, MaxCallsPerSec           [2]float64
 }{
 	RetryMax:         [2]int64{1, 100},
 	StaleRunMinutes:  [2]int64{15, 7 * 24 * 60},
 	StreamBuffer:     [2]int64{100, 100_000},
 	PollInterval:     [2]time.Duration{250 * time.Millisecond, time.Minute},
 	FallbackInterval: [2]time.Duration{time.Second, 10 * time.Minute},
+	IdlePollMax:      [2]time.Duration{250 * time.Millisecond, 5 * time.Minute},
+	SlowInterval:     [2]time.Duration{time.Second, 30 * time.Minute},
+	ThrottleBackoff:  [2]time.Duration{500 * time.Millisecond, time.Minute},
+	ThrottleMax:      [2]time.Duration{time.Second, 15 * time.Minute},
+	TableIdleRate:    [2]float64{0.1, 20},
+	MaxCallsPerSec:   [2]float64{1, 1000},
 }
 
 // Themes are the accepted values of `theme:`.
@@ -101,6 +126,14 @@ func Default() *Config {
 		Actions:    Actions{RetryMax: 3, StaleRunMinutes: 30},
 		Stream: Stream{
 			PollInterval:     250 * time.Millisecond,
+			IdlePollMax:      1500 * time.Millisecond,
+			TableIdleRate:    2,
+			SlowInterval:     10 * time.Second,
+			Background:       "slow",
+			MaxCallsPerSec:   50,
+			ThrottleBackoff:  2 * time.Second,
+			ThrottleMax:      30 * time.Second,
+			Etiquette:        "auto",
 			Buffer:           10000,
 			FallbackInterval: 5 * time.Second,
 		},

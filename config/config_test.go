@@ -30,7 +30,18 @@ keys:
   quit: ["q", "ctrl+c"]
   tab1: 1
 actions: { retry_max: 5, stale_run_minutes: 45 }
-stream: { poll_interval: 500ms, buffer: 2000, fallback_interval: 10s }
+stream:
+  poll_interval: 500ms
+  idle_poll_max: 3s
+  table_idle_rate: 0.5
+  slow_interval: 1m
+  background: off
+  max_calls_per_second: 20
+  throttle_backoff: 5s
+  throttle_backoff_max: 2m
+  etiquette: shared
+  buffer: 2000
+  fallback_interval: 10s
 `
 
 func TestParseFull(t *testing.T) {
@@ -56,8 +67,14 @@ func TestParseFull(t *testing.T) {
 	if c.Actions != (Actions{RetryMax: 5, StaleRunMinutes: 45}) {
 		t.Errorf("actions = %+v", c.Actions)
 	}
-	if c.Stream != (Stream{PollInterval: 500 * time.Millisecond, Buffer: 2000, FallbackInterval: 10 * time.Second}) {
-		t.Errorf("stream = %+v", c.Stream)
+	want := Stream{PollInterval: 500 * time.Millisecond, IdlePollMax: 3 * time.Second, TableIdleRate: 0.5,
+		SlowInterval: time.Minute, Background: "off", MaxCallsPerSec: 20, ThrottleBackoff: 5 * time.Second,
+		ThrottleMax: 2 * time.Minute, Etiquette: "shared", Buffer: 2000, FallbackInterval: 10 * time.Second}
+	if c.Stream != want {
+		t.Errorf("stream = %+v\nwant     %+v", c.Stream, want)
+	}
+	if c.Lines["stream.etiquette"] != 31 {
+		t.Errorf("Lines[stream.etiquette] = %d, want 31", c.Lines["stream.etiquette"])
 	}
 	if c.Lines["theme"] != 6 {
 		t.Errorf("Lines[theme] = %d", c.Lines["theme"])
@@ -106,6 +123,14 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"zero stale", "actions: {stale_run_minutes: 0}\n", 1, "stale_run_minutes 0 is out of range: use 15 to 10080"},
 		{"unknown actions key", "actions:\n  retries: 3\n", 2, `unknown key "retries"`},
 		{"unknown stream key", "stream:\n  pol_interval: 1s\n", 2, `unknown key "pol_interval"`},
+		{"bad background", "stream:\n  background: never\n", 2, `stream.background "never": want one of slow, off`},
+		{"bad etiquette", "stream:\n  etiquette: polite\n", 2, `stream.etiquette "polite": want one of auto, shared, local`},
+		{"idle rate as text", "stream:\n  table_idle_rate: fast\n", 2, "must be a number of reads a second"},
+		{"idle cap below poll", "stream:\n  poll_interval: 2s\n  idle_poll_max: 1s\n", 3, "stream.idle_poll_max 1s is below stream.poll_interval 2s"},
+		{"poll above default cap", "stream:\n  poll_interval: 2s\n", 2, "stream.idle_poll_max 1.5s is below stream.poll_interval 2s"},
+		{"later line named", "stream:\n  idle_poll_max: 1s\n  poll_interval: 2s\n", 3, "is below stream.poll_interval"},
+		{"slow below idle cap", "stream:\n  idle_poll_max: 20s\n", 2, "stream.slow_interval 10s is below stream.idle_poll_max 20s"},
+		{"throttle cap below first", "stream:\n  throttle_backoff: 40s\n  throttle_backoff_max: 20s\n", 3, "throttle_backoff_max 20s is below stream.throttle_backoff 40s"},
 		{"unknown envs key", "envs:\n  prod:\n    readonly: true\n", 3, `unknown key "readonly"`},
 		{"envs value not map", "envs:\n  prod: true\n", 2, "must be a mapping"},
 		{"tables not map", "tables: [a, b]\n", 1, "must be a mapping"},
@@ -269,6 +294,16 @@ func TestNumbersHaveSaneRanges(t *testing.T) {
 		{"stream:\n  poll_interval: 2h\n", "out of range"},
 		{"stream:\n  fallback_interval: 100ms\n", "stream.fallback_interval 100ms is out of range: use 1s to 10m0s"},
 		{"stream:\n  fallback_interval: 24h\n", "out of range"},
+		{"stream:\n  idle_poll_max: 100ms\n", "stream.idle_poll_max 100ms is out of range: use 250ms to 5m0s"},
+		{"stream:\n  slow_interval: 1h\n", "stream.slow_interval 1h is out of range: use 1s to 30m0s"},
+		{"stream:\n  throttle_backoff: 0s\n", "stream.throttle_backoff 0s is out of range: use 500ms to 1m0s"},
+		{"stream:\n  throttle_backoff_max: 1h\n", "stream.throttle_backoff_max 1h is out of range: use 1s to 15m0s"},
+		{"stream:\n  table_idle_rate: 0\n", "stream.table_idle_rate 0 is out of range: use 0.1 to 20 reads a second"},
+		{"stream:\n  table_idle_rate: -1\n", "out of range"},
+		{"stream:\n  table_idle_rate: .nan\n", "write it as a decimal number"},
+		{"stream:\n  table_idle_rate: .inf\n", "write it as a decimal number"},
+		{"stream:\n  max_calls_per_second: 5000\n", "stream.max_calls_per_second 5000 is out of range: use 1 to 1000 reads a second"},
+		{"stream:\n  max_calls_per_second: 0x20\n", "write it as a decimal number"},
 		{"actions:\n  retry_max: 0\n", "actions.retry_max 0 is out of range: use 1 to 100 retries"},
 		{"actions:\n  retry_max: 1000000\n", "out of range"},
 		{"actions:\n  stale_run_minutes: 5\n", "actions.stale_run_minutes 5 is out of range: use 15 to 10080 minutes"},

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"net/url"
 	"regexp"
@@ -427,21 +428,109 @@ func (d *decoder) actions(n *yaml.Node) error {
 	})
 }
 
+var streamKeys = []string{"poll_interval", "idle_poll_max", "table_idle_rate", "slow_interval", "background",
+	"max_calls_per_second", "throttle_backoff", "throttle_backoff_max", "etiquette", "buffer", "fallback_interval"}
+
 func (d *decoder) stream(n *yaml.Node) error {
-	return d.pairs(n, "stream", func(k, v *yaml.Node) error {
+	c := &d.c.Stream
+	lines := map[string]*yaml.Node{}
+	err := d.pairs(n, "stream", func(k, v *yaml.Node) error {
+		lines[k.Value] = v
+		d.c.Lines["stream."+k.Value] = k.Line
 		switch k.Value {
 		case "poll_interval":
 			return d.durationIn(v, "stream.poll_interval", Limits.PollInterval[0], Limits.PollInterval[1],
-				"DynamoDB Streams allows 4 reads a second per shard", &d.c.Stream.PollInterval)
+				"a shard read more often than 4 times a second leaves no room for a second reader: AWS allows 5 reads a second per shard", &c.PollInterval)
+		case "idle_poll_max":
+			return d.durationIn(v, "stream.idle_poll_max", Limits.IdlePollMax[0], Limits.IdlePollMax[1],
+				"a write to an idle table waits up to this long to be shown", &c.IdlePollMax)
+		case "table_idle_rate":
+			return d.floatIn(v, "stream.table_idle_rate", Limits.TableIdleRate[0], Limits.TableIdleRate[1], "reads a second",
+				"it is what every idle table costs, whatever its shard count", &c.TableIdleRate)
+		case "slow_interval":
+			return d.durationIn(v, "stream.slow_interval", Limits.SlowInterval[0], Limits.SlowInterval[1],
+				"a table no pane shows is read this often; iterators expire after 15 minutes", &c.SlowInterval)
+		case "background":
+			return d.oneOf(v, "stream.background", Backgrounds, &c.Background)
+		case "max_calls_per_second":
+			return d.floatIn(v, "stream.max_calls_per_second", Limits.MaxCallsPerSec[0], Limits.MaxCallsPerSec[1], "reads a second",
+				"the ceiling of the whole console's stream reads", &c.MaxCallsPerSec)
+		case "throttle_backoff":
+			return d.durationIn(v, "stream.throttle_backoff", Limits.ThrottleBackoff[0], Limits.ThrottleBackoff[1],
+				"a refused shard must give way to the service's own consumer", &c.ThrottleBackoff)
+		case "throttle_backoff_max":
+			return d.durationIn(v, "stream.throttle_backoff_max", Limits.ThrottleMax[0], Limits.ThrottleMax[1],
+				"iterators expire after 15 minutes", &c.ThrottleMax)
+		case "etiquette":
+			return d.oneOf(v, "stream.etiquette", Etiquettes, &c.Etiquette)
 		case "buffer":
 			return d.intIn(v, "stream.buffer", Limits.StreamBuffer[0], Limits.StreamBuffer[1], "records",
-				"the Stream pane allocates them at start", &d.c.Stream.Buffer)
+				"the Stream pane allocates them at start", &c.Buffer)
 		case "fallback_interval":
 			return d.durationIn(v, "stream.fallback_interval", Limits.FallbackInterval[0], Limits.FallbackInterval[1],
-				"each refresh is a Query billed to the table", &d.c.Stream.FallbackInterval)
+				"each refresh is a Query billed to the table", &c.FallbackInterval)
 		}
-		return d.errf(k, "stream: unknown key %q (known: poll_interval, buffer, fallback_interval)", k.Value)
+		return d.errf(k, "stream: unknown key %q (known: %s)", k.Value, strings.Join(streamKeys, ", "))
 	})
+	if err != nil {
+		return err
+	}
+	// Pairs that only make sense in one order, reported at the line of the
+	// one that was set (the later one when both were).
+	order := []struct {
+		lo, hi   string
+		loV, hiV time.Duration
+		what     string
+	}{
+		{"poll_interval", "idle_poll_max", c.PollInterval, c.IdlePollMax, "an idle shard is never polled faster than a busy one"},
+		{"idle_poll_max", "slow_interval", c.IdlePollMax, c.SlowInterval, "a table no pane shows is never read faster than an idle one on screen"},
+		{"throttle_backoff", "throttle_backoff_max", c.ThrottleBackoff, c.ThrottleMax, "the pause doubles from the first up to the second"},
+	}
+	for _, o := range order {
+		if o.hiV >= o.loV {
+			continue
+		}
+		at := lines[o.hi]
+		if at == nil || (lines[o.lo] != nil && lines[o.lo].Line > at.Line) {
+			at = lines[o.lo]
+		}
+		return d.errf(at, "stream.%s %s is below stream.%s %s: %s", o.hi, o.hiV, o.lo, o.loV, o.what)
+	}
+	return nil
+}
+
+// floatIn reads a number within [lo, hi].
+func (d *decoder) floatIn(n *yaml.Node, what string, lo, hi float64, unit, why string, dst *float64) error {
+	s, err := d.scalar(n, what)
+	if err != nil {
+		return err
+	}
+	if n.Tag != "!!int" && n.Tag != "!!float" {
+		return d.errf(n, "%s must be a number of %s, not %s", what, unit, describe(n))
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
+	if err != nil || math.IsNaN(v) || strings.HasPrefix(strings.TrimLeft(s, "+-"), "0x") || strings.HasPrefix(strings.TrimLeft(s, "+-"), "0o") {
+		return d.errf(n, "%s %q: write it as a decimal number", what, s)
+	}
+	if v < lo || v > hi {
+		return d.errf(n, "%s %s is out of range: use %s to %s %s (%s)", what, s,
+			strconv.FormatFloat(lo, 'f', -1, 64), strconv.FormatFloat(hi, 'f', -1, 64), unit, why)
+	}
+	*dst = v
+	return nil
+}
+
+// oneOf reads one of a fixed set of words.
+func (d *decoder) oneOf(n *yaml.Node, what string, allowed []string, dst *string) error {
+	var s string
+	if err := d.str(n, what, &s); err != nil {
+		return err
+	}
+	if !slices.Contains(allowed, s) {
+		return d.errf(n, "%s %q: want one of %s", what, s, strings.Join(allowed, ", "))
+	}
+	*dst = s
+	return nil
 }
 
 // describe names a node's shape for error messages.

@@ -15,6 +15,13 @@ const (
 	AttrEventStatusKey = "status#timestamp"
 )
 
+// AttrEventID is the event's own id, the part of the sort key after
+// eventKeySep ("<timestamp>#<event_id>").
+const (
+	AttrEventID = "event_id"
+	eventKeySep = "#"
+)
+
 // Event is one zapier-triggers-api-{env}-events item.
 type Event struct {
 	Meta

@@ -1,5 +1,11 @@
 package data
 
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+)
+
 // The scope constructors: one per access pattern the console reads (and
 // the one count it makes). Index and attribute names come from the
 // schemas, so a schema change that renames an index breaks here, at the
@@ -103,6 +109,40 @@ func APIKeysByProject(projectID string) Scope {
 	return labelled(indexScope(TableAPIKeys, IndexAPIKeysByProject, projectID, ""), "project "+projectID)
 }
 
+// APIKeyByHash: one API key by its primary key, the SHA-256 hash of the
+// raw key (GetItem). The raw key itself is never stored, so never asked
+// for.
+func APIKeyByHash(hash string) Scope {
+	return labelled(getScope(TableAPIKeys, hash, ""), "API key "+hash)
+}
+
+// APIKeyLookup is `:apikey <hash or key>`. The table's key is the SHA-256
+// of the raw key in lowercase hex (the seed: "SHA-256 hash of the customer
+// provided API key"); an argument of that shape is the hash. Anything else
+// is taken as a raw key an operator was handed: it is hashed here, as the
+// authorizer does, and only the hash goes into the scope (hashed is set),
+// so the key itself is neither sent nor shown.
+func APIKeyLookup(hashOrKey string) (s Scope, hashed bool) {
+	if isSHA256Hex(hashOrKey) {
+		return APIKeyByHash(hashOrKey), false
+	}
+	sum := sha256.Sum256([]byte(hashOrKey))
+	return APIKeyByHash(hex.EncodeToString(sum[:])), true
+}
+
+// isSHA256Hex: 64 lowercase hex digits.
+func isSHA256Hex(s string) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // ContextsOfProject: the browser contexts a project's sessions name (the
 // contexts table has no projectId index; docs/SCHEMAS.md). A context row
 // belongs to the scope, for the live tail, when it names the project.
@@ -181,9 +221,33 @@ func EventsFor(userID, typePrefix, statusPrefix string) Scope {
 	return labelled(s, label)
 }
 
-// EventByKey: one event by its full key (GetItem).
+// EventByKey: one event by its full key (GetItem, the document's Pattern
+// 2).
 func EventByKey(userID, sortKey string) Scope {
 	return labelled(getScope(TableEvents, userID, sortKey), "event "+sortKey)
+}
+
+// EventByID: a user's event by its event_id alone. The sort key is
+// "<timestamp>#<event_id>" and no index is keyed by event_id, so without
+// the timestamp the event is found by reading the user's partition (the
+// document's Pattern 3, newest first) with the filter event_id = id: a
+// Query whose pages can come back empty, costing the partition read up to
+// the event — never a Scan.
+func EventByID(userID, eventID string) Scope {
+	s := baseScope(TableEvents, userID, "")
+	s.NewestFirst = true
+	s.Filter[0] = Cond{Attr: AttrEventID, Value: eventID}
+	return labelled(s, "event "+eventID)
+}
+
+// EventLookup is `:event <userId> <sortKey or eventId>`: a whole sort key
+// (it holds the '#' between timestamp and event id, which a UUID event id
+// never does) is a GetItem; anything else is an event id (EventByID).
+func EventLookup(userID, keyOrID string) Scope {
+	if strings.Contains(keyOrID, eventKeySep) {
+		return EventByKey(userID, keyOrID)
+	}
+	return EventByID(userID, keyOrID)
 }
 
 // --- w3infra ---------------------------------------------------------------------
@@ -222,6 +286,14 @@ func SubscriptionsByCustomerProvider(customer, provider string) Scope {
 // SubscriptionsByProvider: a provider's subscriptions (index provider).
 func SubscriptionsByProvider(provider string) Scope {
 	return labelled(indexScope(TableSubscriptions, IndexSubscriptionsByProvider, provider, ""), "provider "+provider)
+}
+
+// SubscriptionByID: the records of one subscription key, one per provider
+// (a Query on the base table by its partition key, the provider being the
+// sort key): the document's provisional "find the customer of a given
+// subscription".
+func SubscriptionByID(subscription string) Scope {
+	return labelled(baseScope(TableSubscriptions, subscription, ""), "subscription "+subscription)
 }
 
 // SubscriptionByKey: one subscription (GetItem).

@@ -103,6 +103,11 @@ func scopeWorld() map[TableID][]Item {
 			ev("u1", "e3", "user.created", "failed", baseTime.Add(2*time.Second)),
 			ev("u1", "e4", "orders.bulk", "failed_permanently", baseTime.Add(3*time.Second)),
 			ev("u10", "e5", "order.created", "failed", baseTime.Add(4*time.Second)),
+			// The same event id under another user, and one that only
+			// shares a prefix: a lookup by id stays in its user's
+			// partition and compares the whole id.
+			ev("u10", "e3", "user.created", "failed", baseTime.Add(5*time.Second)),
+			ev("u1", "e33", "user.created", "failed", baseTime.Add(6*time.Second)),
 			noStatusKey, noTypeKey,
 		},
 		TableDelegations: {
@@ -114,6 +119,9 @@ func scopeWorld() map[TableID][]Item {
 			sub("s1", "did:web:p1", "did:mailto:c1"), sub("s2", "did:web:p2", "did:mailto:c1"),
 			sub("s3", "did:web:p1", "did:mailto:c2"), sub("s4", "did:web:p10", "did:mailto:c1"),
 			sub("s5", "did:web:p1", ""),
+			// A second provider under one subscription key, and a key
+			// that only shares a prefix.
+			sub("s1", "did:web:p2", "did:mailto:c3"), sub("s10", "did:web:p1", "did:mailto:c1"),
 		},
 		TableConsumers: {
 			con("s1", "did:web:p1", "did:key:z1"), con("s2", "did:web:p2", "did:key:z1"),
@@ -147,6 +155,8 @@ func scopeCases() []scopeCase {
 		{ctor: "SessionByID", scope: SessionByID("nope")},
 		{ctor: "ProjectByID", scope: ProjectByID("proj-a")},
 		{ctor: "APIKeysByProject", scope: APIKeysByProject("proj-a")},
+		{ctor: "APIKeyByHash", scope: APIKeyByHash("k2")},
+		{ctor: "APIKeyByHash", scope: APIKeyByHash("k")},
 		{ctor: "ContextsOfProject", scope: ContextsOfProject("proj-a"), divergent: map[string]string{
 			// Found through the project's sessions: a context no session
 			// names is not listed, one a session names is listed whatever
@@ -163,12 +173,17 @@ func scopeCases() []scopeCase {
 		{ctor: "EventsByStatus", scope: EventsByStatus("u1", "failed")},
 		{ctor: "EventsFor", scope: EventsFor("u1", "order.", "failed#")},
 		{ctor: "EventByKey", scope: EventByKey("u1", baseTime.Add(time.Second).UTC().Format("2006-01-02T15:04:05.000000Z")+"#e2")},
+		{ctor: "EventByID", scope: EventByID("u1", "e3")},
+		{ctor: "EventByID", scope: EventByID("u1", "e5")}, // u10's event: not found under u1
+		{ctor: "EventLookup", scope: EventLookup("u10", "e3")},
+		{ctor: "EventLookup", scope: EventLookup("u1", baseTime.UTC().Format("2006-01-02T15:04:05.000000Z")+"#e1")},
 		{ctor: "DelegationsByAudience", scope: DelegationsByAudience("did:web:a")},
 		{ctor: "DelegationByLink", scope: DelegationByLink("l2")},
 		{ctor: "SubscriptionsByCustomer", scope: SubscriptionsByCustomer("did:mailto:c1")},
 		{ctor: "SubscriptionsByCustomerProvider", scope: SubscriptionsByCustomerProvider("did:mailto:c1", "did:web:p1")},
 		{ctor: "SubscriptionsByProvider", scope: SubscriptionsByProvider("did:web:p1")},
 		{ctor: "SubscriptionByKey", scope: SubscriptionByKey("s2", "did:web:p2")},
+		{ctor: "SubscriptionByID", scope: SubscriptionByID("s1")},
 		{ctor: "ConsumersByConsumer", scope: ConsumersByConsumer("did:key:z1")},
 		{ctor: "ConsumersByProvider", scope: ConsumersByProvider("did:web:p1")},
 		{ctor: "ConsumerByKey", scope: ConsumerByKey("s3", "did:web:p1")},
@@ -273,5 +288,124 @@ func TestEveryScopeConstructorHasACase(t *testing.T) {
 	sort.Strings(missing)
 	if ctors < 20 || len(missing) > 0 {
 		t.Fatalf("%d constructors; without a case in scopeCases: %s", ctors, strings.Join(missing, ", "))
+	}
+}
+
+// TestLookupScopesReadWhatTheDocumentsName: each lookup the command line
+// offers is the read its document names — a GetItem where the whole key is
+// given, else a Query on the named table or index — never a Scan.
+func TestLookupScopesReadWhatTheDocumentsName(t *testing.T) {
+	for _, tc := range []struct {
+		scope Scope
+		op    string
+	}{
+		{EventLookup("u1", "2025-11-11T10:00:00.123456Z#e1"), "GetItem on events"},
+		{EventLookup("u1", "550e8400-e29b-41d4-a716-446655440000"), "Query on events"},
+		{SandboxByID("abc"), "GetItem on sandboxes"},
+		{DelegationByLink("bafy"), "GetItem on delegations"},
+		{APIKeyByHash("ab12"), "GetItem on api-keys"},
+		{ContextByID("ctx_1"), "GetItem on contexts"},
+		{ProjectByID("p"), "GetItem on projects"},
+		{SubscriptionsByCustomerProvider("did:mailto:c", "did:web:p"), "Query on " + IndexSubscriptionsByCustomer},
+		{SubscriptionsByProvider("did:web:p"), "Query on " + IndexSubscriptionsByProvider},
+		{ConsumersByProvider("did:web:p"), "Query on " + IndexConsumersByProvider},
+		{SubscriptionByID("s"), "Query on subscriptions"},
+	} {
+		if got := tc.scope.Operation(); got != tc.op {
+			t.Errorf("%s: %s, want %s", tc.scope, got, tc.op)
+		}
+	}
+	// The customer-and-provider query is the sort key by equality, not a
+	// prefix: provider did:web:p must not find did:web:p10.
+	s := SubscriptionsByCustomerProvider("did:mailto:c", "did:web:p")
+	if s.SKOp != SKEqual || s.SKAttr != "provider" || s.SKValue != "did:web:p" {
+		t.Errorf("customer+provider scope: %+v", s)
+	}
+	if e := EventByID("u", "id"); e.Filter[0] != (Cond{Attr: AttrEventID, Value: "id"}) || e.PKValue != "u" || e.Index != "" {
+		t.Errorf("event by id: %+v", e)
+	}
+}
+
+// TestLookupsFindExactlyTheirItems: against the scope world, each lookup
+// returns the items its id names and nothing else (another user's event
+// with the same id, an id that only shares a prefix, a missing id).
+func TestLookupsFindExactlyTheirItems(t *testing.T) {
+	db := newTestDB(t)
+	ctx := context.Background()
+	for table, items := range scopeWorld() {
+		db.put(table, items...)
+	}
+	key := func(r Record) string {
+		switch v := r.(type) {
+		case Event:
+			return v.UserID + "/" + v.EventID
+		case Subscription:
+			return v.Subscription + "/" + v.Provider
+		case APIKey:
+			return v.APIKeyHash
+		}
+		return r.ID()
+	}
+	for _, tc := range []struct {
+		scope Scope
+		want  string
+	}{
+		{EventLookup("u1", "e3"), "u1/e3"},
+		{EventLookup("u10", "e3"), "u10/e3"},
+		{EventLookup("u1", "e5"), ""},
+		{EventLookup("u1", "e"), ""},
+		{EventLookup("u1", baseTime.UTC().Format("2006-01-02T15:04:05.000000Z")+"#e1"), "u1/e1"},
+		{EventLookup("u1", baseTime.UTC().Format("2006-01-02T15:04:05.000000Z")+"#e2"), ""},
+		{APIKeyByHash("k2"), "k2"},
+		{APIKeyByHash("k"), ""},
+		{SubscriptionByID("s1"), "s1/did:web:p1 s1/did:web:p2"},
+		{SubscriptionByID("s"), ""},
+		{SubscriptionsByCustomerProvider("did:mailto:c1", "did:web:p1"), "s1/did:web:p1 s10/did:web:p1"},
+		{SubscriptionsByProvider("did:web:p2"), "s1/did:web:p2 s2/did:web:p2"},
+		{ConsumersByProvider("did:web:p2"), "did:key:z1 @ did:web:p2"},
+		{SandboxByID("x-al"), "x-al"},
+		{SandboxByID("x-a"), ""},
+		{DelegationByLink("l1"), "l1"},
+		{ContextByID("c-a"), "c-a"},
+		{ProjectByID("proj-ab"), "proj-ab"},
+	} {
+		got, _, _ := pageAll(t, 1, func(r PageRequest) (Page[Record], error) { return db.store.Page(ctx, tc.scope, r) })
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, key(r))
+		}
+		sort.Strings(ids)
+		if s := strings.Join(ids, " "); s != tc.want {
+			t.Errorf("%s: found %q, want %q", tc.scope, s, tc.want)
+		}
+	}
+}
+
+// TestAPIKeyLookupHashesARawKey: `:apikey` takes the stored hash as it is,
+// and a raw key (what an operator is handed) by its SHA-256, so the key
+// finds its item while the scope — what is sent, logged and titled —
+// never holds the key itself.
+func TestAPIKeyLookupHashesARawKey(t *testing.T) {
+	const raw = "wc_live_Zk8pQ2vN7xR4tY1mB6cH9jL3sD5fG0aE"
+	const hash = "5b1f7d1c0d6c5f0c7f6b9d8d2f6a3b1e4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f"
+	if s, hashed := APIKeyLookup(hash); hashed || s != APIKeyByHash(hash) {
+		t.Errorf("a hash is not looked up as itself: %+v, hashed %v", s, hashed)
+	}
+	for _, notHash := range []string{raw, strings.ToUpper(hash), hash[:63], hash + "0"} {
+		s, hashed := APIKeyLookup(notHash)
+		if !hashed || len(s.PKValue) != 64 || strings.Contains(s.String()+s.Label, notHash) {
+			t.Errorf("%q: scope %s (label %q), hashed %v", notHash, s, s.Label, hashed)
+		}
+	}
+	db := newTestDB(t)
+	s, _ := APIKeyLookup(raw)
+	db.put(TableAPIKeys, Item{"apiKeyHash": str(s.PKValue), "keyId": str("key_raw"), "projectId": str("p")},
+		Item{"apiKeyHash": str(hash), "keyId": str("key_other"), "projectId": str("p")})
+	p, err := db.store.Page(context.Background(), s, PageRequest{})
+	if err != nil {
+		t.Fatal(Describe(err))
+	}
+	if len(p.Items) != 1 || p.Items[0].ID() != "key_raw" {
+		t.Fatalf("the raw key found %v", p.Items)
 	}
 }

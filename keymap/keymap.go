@@ -32,7 +32,7 @@ type Map struct {
 	// and 0 returns to the natural order.
 	SortColumn key.Binding
 	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
-	// contexts).
+	// contexts, the project's record).
 	NextView key.Binding
 
 	// Actions are the keys that start the guarded actions. Which ones
@@ -84,7 +84,7 @@ func Default() Map {
 		SortColumn:  bind("sort by column #", "o"),
 		Pause:       bind("pause stream", "space"),
 		Scan:        bind("scan table", "S"),
-		NextView:    bind("sessions / API keys / contexts", "v"),
+		NextView:    bind("sessions / keys / contexts / project", "v"),
 
 		Confirm: bind("confirm", "y"),
 		Deny:    bind("cancel", "n", "esc"),

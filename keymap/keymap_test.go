@@ -270,7 +270,7 @@ func TestNextViewAction(t *testing.T) {
 	if !contains(m.ActionNames(), "next_view") || m.Binding("next_view") != &m.NextView {
 		t.Fatalf("next_view is not a named action")
 	}
-	if h := m.NextView.Help(); h.Key != "v" || h.Desc != "sessions / API keys / contexts" {
+	if h := m.NextView.Help(); h.Key != "v" || h.Desc != "sessions / keys / contexts / project" {
 		t.Fatalf("help %+v", h)
 	}
 	inHelp := false

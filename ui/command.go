@@ -155,6 +155,10 @@ func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
 		if spec.Arg == views.ArgNone {
 			return a, usage(":%s takes no argument \"%s\"", spec.Name, inert.String(t))
 		}
+		if a.Arg != "" && spec.Arg2 != views.ArgNone && a.Arg2 == "" {
+			a.Arg2 = t
+			continue
+		}
 		if a.Arg != "" {
 			return a, usage("too many arguments (\"%s\")", inert.String(t))
 		}
@@ -162,6 +166,12 @@ func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
 	}
 	if spec.Arg == views.ArgRequired && a.Arg == "" {
 		return a, usage(":%s needs an argument", spec.Name)
+	}
+	if spec.Arg2 == views.ArgRequired && a.Arg2 == "" {
+		return a, usage(":%s needs a second argument", spec.Name)
+	}
+	if spec.ArgOrOptNeeded && a.Arg == "" && first == "" {
+		return a, usage(":%s needs an argument or an option", spec.Name)
 	}
 	if spec.ArgOrOpt != "" && a.Arg != "" && first != "" {
 		return a, usage("give %s or %s=, not both", spec.ArgOrOpt, first)
@@ -331,8 +341,9 @@ func tokenize(line string) ([]string, error) {
 
 // Complete returns the completions of the last word of line (the whole
 // line with that word replaced), sorted, for the tab key. ids supplies
-// candidate positional values (ids seen on screen) and may be nil.
-func Complete(line string, ids func(Verb) []string) []string {
+// candidate values of the command's first or second (arg 1, 2) positional
+// argument (ids seen on screen) and may be nil.
+func Complete(line string, ids func(v Verb, arg int) []string) []string {
 	// Keep everything up to the last word as typed.
 	cut := strings.LastIndexFunc(line, unicode.IsSpace) + 1
 	head, word := line[:cut], line[cut:]
@@ -363,9 +374,18 @@ func Complete(line string, ids func(Verb) []string) []string {
 			if spec.TableArg {
 				cands = append(cands, tableNames()...)
 			} else if spec.Arg != views.ArgNone && ids != nil {
+				// The second positional, for a command that takes one,
+				// once the first is given.
+				arg := 1
+				if spec.Arg2 != views.ArgNone && slices.ContainsFunc(fields[1:], func(f string) bool {
+					k, _, isOpt := strings.Cut(f, "=")
+					return !isOpt || !isOptKey(k)
+				}) {
+					arg = 2
+				}
 				// Tenant ids go in exactly as stored; one the tokenizer
 				// would split (a space, a newline, a quote) is quoted.
-				for _, id := range ids(Verb(spec.Name)) {
+				for _, id := range ids(Verb(spec.Name), arg) {
 					cands = append(cands, quoteArg(id))
 				}
 			}

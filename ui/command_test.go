@@ -102,7 +102,7 @@ func TestComplete(t *testing.T) {
 		want []string
 	}{
 		{"se", []string{"session", "sessions"}},
-		{"sa", []string{"sandboxes"}},
+		{"sa", []string{"sandbox", "sandboxes"}},
 		{"sandboxes st", []string{"sandboxes status="}},
 		{"sandboxes status=a", []string{"sandboxes status=allocated", "sandboxes status=available"}},
 		{"sandboxes status=al", []string{"sandboxes status=allocated"}},
@@ -111,8 +111,8 @@ func TestComplete(t *testing.T) {
 		{"runs u", []string{"runs u1", "runs u2"}},
 		{"nosuch x", nil},
 	}
-	ids := func(v Verb) []string {
-		if v == VerbRuns {
+	ids := func(v Verb, _ int) []string {
+		if v == "runs" {
 			return []string{"u2", "u1", "x9"}
 		}
 		return nil
@@ -129,7 +129,7 @@ func TestComplete(t *testing.T) {
 // newline or a quote is completed in quotes and parses back unchanged.
 func TestCompletionQuotesWhatTheTokenizerWouldSplit(t *testing.T) {
 	for _, id := range []string{"sess plain", "sess\nline", `sess"q`, "sess_\u202eok", "sess\u2028sep"} {
-		ids := func(Verb) []string { return []string{id} }
+		ids := func(Verb, int) []string { return []string{id} }
 		got := Complete("session ", ids)
 		if len(got) != 1 {
 			t.Fatalf("%q: completions %q", id, got)

@@ -213,18 +213,25 @@ func (m *Model) complete(dir int) {
 }
 
 // completionIDs offers ids already on screen as arguments: those the
-// command's pane offers (CommandSpec.Complete).
-func (m Model) completionIDs(v Verb) []string {
+// command's pane offers (CommandSpec.Complete, Complete2 for the second).
+func (m Model) completionIDs(v Verb, arg int) []string {
 	c, ok := specFor(string(v))
-	if !ok || c.Complete == nil {
+	if !ok {
+		return nil
+	}
+	complete := c.Complete
+	if arg == 2 {
+		complete = c.Complete2
+	}
+	if complete == nil {
 		return nil
 	}
 	if c.root != nil {
 		// A root command acts on the pane on screen (:sort's columns).
-		return c.Complete(m.panes[m.active])
+		return complete(m.panes[m.active])
 	}
 	if p := m.Pane(c.pane); p != nil {
-		return c.Complete(p)
+		return complete(p)
 	}
 	return nil
 }

@@ -46,6 +46,8 @@ type liveState struct {
 	demandSent string
 	wanted     map[data.TableID]bool // nil: every table at full rate
 	loc        *time.Location
+	// lineage is each table's shard turnover so far (live_lineage.go).
+	lineage map[data.TableID]stream.Lineage
 }
 
 func (m *Model) initLive(o Options) {
@@ -96,6 +98,7 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 	for _, p := range m.panes {
 		p.Tail(b.Records, b.Dropped)
 	}
+	m.noteLineage(b.Lineage)
 	if len(b.Records) > 0 {
 		changes := toChanges(b.Records)
 		cmds = append(cmds, m.changesToDialog(changes))
@@ -273,6 +276,9 @@ func (m Model) healthSummary() string {
 		}
 	}
 	parts = append(parts, bad...)
+	if l := m.lineageSummary("", false); l != "" && len(parts) > 0 {
+		parts = append(parts, l)
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -302,6 +308,16 @@ func (m Model) streamHealthLine() string {
 		default:
 			first = append(first, string(s.ID)+" "+string(h.State))
 		}
+	}
+	// Shard turnover before the list of live tables: a narrow terminal
+	// cuts the end of the line, and a rollover is news, the list is not.
+	// A Stream pane narrowed to one table counts that table's.
+	var narrowed data.TableID
+	if ts, _ := m.panes[m.active].LiveTables(true); len(ts) == 1 {
+		narrowed = ts[0]
+	}
+	if l := m.lineageSummary(narrowed, true); l != "" {
+		first = append(first, l)
 	}
 	if len(ok) > 0 {
 		first = append(first, "live: "+strings.Join(ok, " "))

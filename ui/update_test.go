@@ -390,7 +390,7 @@ func TestCommandHistoryAndCompletion(t *testing.T) {
 		t.Fatalf("↓ past the newest = %q, want the empty draft", got)
 	}
 	m = typeText(t, m, "sa")
-	m, _ = press(t, m, "tab")
+	m, _ = press(t, m, "tab", "tab") // sandbox, then sandboxes
 	if got := m.input.Value(); got != "sandboxes" {
 		t.Fatalf("tab completed %q", got)
 	}

@@ -74,7 +74,7 @@ func delegationRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 var subscriptionsPresenter = presenter{
 	table: data.TableSubscriptions, kind: "subscriptions", pane: PaneDelegations,
 	columns: subscriptionColumns, row: subscriptionRow,
-	hides:   map[string]string{"customer": "customer"},
+	hides:   map[string]string{"customer": "customer", "provider": "provider"},
 	summary: []string{"customer", "provider"},
 }
 
@@ -99,6 +99,7 @@ func subscriptionRow(r data.Record, now time.Time, _ themes.Theme) vtable.Row {
 var consumersPresenter = presenter{
 	table: data.TableConsumers, kind: "consumers", pane: PaneDelegations,
 	columns: consumerColumns, row: consumerRow,
+	hides:   map[string]string{"provider": "provider"},
 	summary: []string{"consumer", "provider"},
 }
 
@@ -188,6 +189,9 @@ func (p *Delegations) ShowConsumers(consumer string) tea.Cmd {
 }
 
 func (p *Delegations) Title() string {
+	if t := p.lookupTitle(); t != "" {
+		return t
+	}
 	switch p.cur {
 	case subSubscriptions:
 		if p.customer != "" {
@@ -210,8 +214,8 @@ func (p *Delegations) Title() string {
 // shown, when it lists table (a query or a scan), at most limit of them:
 // command completion offers them, so a DID that cannot be typed (a bidi
 // override, an escape sequence) can still be asked for.
-func (p *Delegations) Values(table data.TableID, attr string, limit int) []string {
-	l := p.active()
+func (b *base) Values(table data.TableID, attr string, limit int) []string {
+	l := b.active()
 	if l.scope.Table != table {
 		return nil
 	}
@@ -232,7 +236,7 @@ const PaneDelegations PaneID = "delegations"
 
 func delegationsPane() PaneSpec {
 	values := func(t data.TableID, attr string) func(Pane) []string {
-		return func(p Pane) []string { return p.(*Delegations).Values(t, attr, 50) }
+		return func(p Pane) []string { return p.(*Delegations).Values(t, attr, completeMax) }
 	}
 	return PaneSpec{
 		ID: PaneDelegations, Name: "Delegations", Short: "Deleg", DefaultKey: "4",
@@ -244,14 +248,35 @@ func delegationsPane() PaneSpec {
 				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowDelegations(a.Arg) },
 			},
 			{
-				Name: "subscriptions", Usage: ":subscriptions <customer>", Arg: ArgRequired,
-				Complete: values(data.TableSubscriptions, "customer"),
-				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowSubscriptions(a.Arg) },
+				Name: "delegation", Usage: ":delegation <link>", Arg: ArgRequired,
+				Complete: values(data.TableDelegations, "link"),
+				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowDelegation(a.Arg) },
 			},
 			{
-				Name: "consumers", Usage: ":consumers <consumer>", Arg: ArgRequired,
+				// The customer and provider together are the query the
+				// service runs; either alone reads its own index.
+				Name: "subscriptions", Usage: ":subscriptions [customer] [provider=<did>]", Arg: ArgOptional,
+				Opts: []OptSpec{{Key: "provider"}}, ArgOrOptNeeded: true,
+				Complete: values(data.TableSubscriptions, "customer"),
+				Run: func(p Pane, a Args) tea.Cmd {
+					return p.(*Delegations).ShowCustomerSubscriptions(a.Arg, a.Opt("provider"))
+				},
+			},
+			{
+				Name: "subscription", Usage: ":subscription <subscription>", Arg: ArgRequired,
+				Complete: values(data.TableSubscriptions, "subscription"),
+				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowSubscription(a.Arg) },
+			},
+			{
+				Name: "consumers", Usage: ":consumers <consumer>|provider=<did>", Arg: ArgOptional,
+				Opts: []OptSpec{{Key: "provider"}}, ArgOrOpt: "a consumer", ArgOrOptNeeded: true,
 				Complete: values(data.TableConsumers, "consumer"),
-				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowConsumers(a.Arg) },
+				Run: func(p Pane, a Args) tea.Cmd {
+					if pr := a.Opt("provider"); pr != "" {
+						return p.(*Delegations).ShowProviderConsumers(pr)
+					}
+					return p.(*Delegations).ShowConsumers(a.Arg)
+				},
 			},
 		},
 	}

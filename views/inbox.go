@@ -83,6 +83,9 @@ func (p *Inbox) Show(userID, typePrefix, statusPrefix string) tea.Cmd {
 }
 
 func (p *Inbox) Title() string {
+	if t := p.lookupTitle(); t != "" {
+		return t
+	}
 	if p.user == "" {
 		return "Inbox"
 	}
@@ -121,6 +124,18 @@ func inboxPane() PaneSpec {
 				return nil
 			},
 			Run: func(p Pane, a Args) tea.Cmd { return p.(*Inbox).Show(a.Arg, a.Opt("type"), a.Opt("status")) },
+		}, {
+			// A whole sort key is the document's GetItem; an event id
+			// alone is looked for in the user's partition.
+			Name: "event", Usage: ":event <userId> <sortKey|eventId>", Arg: ArgRequired, Arg2: ArgRequired,
+			Complete: func(p Pane) []string {
+				if u := p.(*Inbox).User(); u != "" {
+					return []string{u}
+				}
+				return nil
+			},
+			Complete2: func(p Pane) []string { return p.(*Inbox).Values(data.TableEvents, data.AttrEventID, completeMax) },
+			Run:       func(p Pane, a Args) tea.Cmd { return p.(*Inbox).ShowEvent(a.Arg, a.Arg2) },
 		}},
 	}
 }

@@ -49,6 +49,12 @@ type list struct {
 	// selectID, when set, is selected once a page containing it arrives
 	// (`:session <id>`).
 	selectID string
+	// A lookup by id (lookup.go) sets these after its scope: title names
+	// what was looked up, missing is the empty table's text once the read
+	// is over ("no API key with hash …"), and seek follows empty pages of
+	// a filtered read until the item shows or the partition ends.
+	title, missing string
+	seek           bool
 
 	ld loadState
 
@@ -171,6 +177,7 @@ func (l *list) setScope(s data.Scope, f fetchFunc) {
 	l.table.ClearMarks()
 	l.closeDetail()
 	l.note = ""
+	l.title, l.missing, l.seek = "", "", false
 }
 
 // clearScope leaves the list without a query: it shows its hint.
@@ -382,7 +389,7 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 	if l.ld.all && l.ld.next != nil {
 		return true, l.request(l.ld.next, false)
 	}
-	if len(m.res.recs) == 0 && l.ld.next != nil && l.ld.empty < emptyPagesMax {
+	if len(m.res.recs) == 0 && l.ld.next != nil && (l.ld.empty < emptyPagesMax || l.seek && l.table.Len() == 0) {
 		l.ld.empty++
 		return true, l.request(l.ld.next, false)
 	}
@@ -615,6 +622,10 @@ func (l *list) emptyText() string {
 	case l.ld.cancelled:
 		// Not "no rows": nothing is known about this scope.
 		return "load cancelled before any " + l.kind + " arrived — r loads again"
+	case l.missing != "" && l.ld.next != nil:
+		return l.missing + " in the pages read so far — scroll or L reads on"
+	case l.missing != "":
+		return l.missing
 	}
 	return "no " + l.kind + " in this scope"
 }

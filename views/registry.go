@@ -103,6 +103,13 @@ type CommandSpec struct {
 	// Usage is the help line, and follows every error about the command.
 	Usage string
 	Arg   ArgRule
+	// Arg2, when not ArgNone, is a second positional argument after the
+	// first (`:event <userId> <sortKey|eventId>`): two keys of one item.
+	Arg2 ArgRule
+	// ArgOrOptNeeded: the argument and every option are optional, but the
+	// command needs at least one of them (`:subscriptions [customer]
+	// [provider=<did>]`).
+	ArgOrOptNeeded bool
 	// TableArg: the argument names a table. It is completed with the
 	// table names, given in the schema's spelling, and refused when no
 	// table has that name.
@@ -122,6 +129,8 @@ type CommandSpec struct {
 	// Complete offers argument values from what the owning pane shows
 	// (ids on screen); nil offers none.
 	Complete func(p Pane) []string
+	// Complete2 offers values of the second positional argument (Arg2).
+	Complete2 func(p Pane) []string
 	// Run does the command on the owning pane, which the root shows.
 	// Nil for the root's commands (ui runs those).
 	Run func(p Pane, a Args) tea.Cmd
@@ -162,6 +171,8 @@ type Opt struct{ Key, Value string }
 // so tests compare whole parses.
 type Args struct {
 	Arg string
+	// Arg2 is the second positional argument, for commands that take one.
+	Arg2 string
 	// Words are the CommandSpec.Words given, in the order typed.
 	Words [MaxWords]string
 	// Opts in the order the command declares them (not as typed).

@@ -112,6 +112,9 @@ func (p *Sandboxes) Show(by, value string) tea.Cmd {
 }
 
 func (p *Sandboxes) Title() string {
+	if t := p.lookupTitle(); t != "" {
+		return t
+	}
 	return "Sandboxes · " + p.by + " " + p.value
 }
 
@@ -142,6 +145,10 @@ func sandboxesPane() PaneSpec {
 				k, v := a.FirstOpt()
 				return p.(*Sandboxes).Show(k, v)
 			},
+		}, {
+			Name: "sandbox", Usage: ":sandbox <sandbox_id>", Arg: ArgRequired,
+			Complete: func(p Pane) []string { return p.(*Sandboxes).Values(data.TableSandboxes, "sandbox_id", completeMax) },
+			Run:      func(p Pane, a Args) tea.Cmd { return p.(*Sandboxes).ShowSandbox(a.Arg) },
 		}},
 	}
 }

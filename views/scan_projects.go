@@ -8,9 +8,10 @@ import (
 	"opsdeck/views/vtable"
 )
 
-// Wallcrawler projects have no index to list them by: the only way to see
-// them all is an explicit scan, shown in the Sessions pane with these
-// columns.
+// Wallcrawler projects have no index to list them by: one project is read
+// by id (the Sessions pane's project sub-view, `:project`), and the only
+// way to see them all is an explicit scan, shown in the Sessions pane with
+// these columns.
 var projectsPresenter = presenter{
 	table: data.TableProjects, kind: "projects", pane: PaneSessions,
 	columns: projectColumns, row: projectRow,

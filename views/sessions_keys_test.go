@@ -39,6 +39,7 @@ func TestNextViewFollowsTheKeymap(t *testing.T) {
 	}
 	press("w")
 	press("w")
+	press("w")
 	if p.cur != subSessions {
 		t.Fatalf("cycle did not wrap: %d", p.cur)
 	}

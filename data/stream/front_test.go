@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -44,6 +45,28 @@ func TestLineageThroughRollingFront(t *testing.T) {
 	t.Logf("rollovers %d splits %d shards %d open %d calls %v", st.Rollovers, st.Splits, st.Shards, st.OpenShards, st.Calls)
 	if st.Rollovers < 4 || st.Splits < 2 {
 		t.Errorf("the front rolled %d times and split %d times: the lineage was not exercised", st.Rollovers, st.Splits)
+	}
+	// Every shard the front closed was followed into its children, and
+	// reported so (a shard split in two counts once, as a split).
+	closed := st.Shards - st.OpenShards
+	followed := func() (n int) {
+		for _, l := range sink.lineage {
+			n += l.Rollovers + l.Splits
+		}
+		return n
+	}
+	sink.waitFor(t, 30*time.Second, fmt.Sprintf("%d closed shards reported followed", closed), func() bool { return followed() >= closed })
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	if n := followed(); n != closed {
+		t.Errorf("lineage reports %d shards followed, the front closed %d", n, closed)
+	}
+	for _, id := range ids {
+		l := sink.lineage[id]
+		t.Logf("%s: %d rollovers, %d splits, %d open, last %v", id, l.Rollovers, l.Splits, l.Open, l.Last.Format(time.TimeOnly))
+		if l.Rollovers == 0 || l.Splits == 0 || l.Last.IsZero() || l.Open == 0 {
+			t.Errorf("%s: lineage %+v, want rollovers and splits counted", id, l)
+		}
 	}
 }
 

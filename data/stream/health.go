@@ -88,6 +88,12 @@ func (h *healthTracker) throttledBy(name, detail string) {
 func (h *healthTracker) ok(name string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.paused && !h.final && !h.down {
+		// Nothing is reported while paused, but a reader that took its
+		// position has: "live" must not wait for it once wanted again.
+		delete(h.pending, name)
+		return
+	}
 	if h.quietLocked() {
 		return
 	}

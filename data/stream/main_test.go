@@ -72,6 +72,7 @@ type collectSink struct {
 	health  []Health
 	changed chan struct{}
 	onRecs  func([]Record)
+	lineage map[data.TableID]Lineage
 }
 
 func newCollectSink() *collectSink { return &collectSink{changed: make(chan struct{}, 1)} }
@@ -91,6 +92,16 @@ func (c *collectSink) Records(rs []Record) {
 	if f != nil {
 		f(rs)
 	}
+	c.poke()
+}
+
+func (c *collectSink) Lineage(l Lineage) {
+	c.mu.Lock()
+	if c.lineage == nil {
+		c.lineage = map[data.TableID]Lineage{}
+	}
+	c.lineage[l.Table] = l
+	c.mu.Unlock()
 	c.poke()
 }
 

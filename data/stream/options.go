@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"fmt"
 	"time"
 
 	"opsdeck/data"
@@ -122,6 +123,29 @@ const (
 	// when refused.
 	EtiquetteShared
 )
+
+func (e Etiquette) String() string {
+	switch e {
+	case EtiquetteLocal:
+		return "local"
+	case EtiquetteShared:
+		return "shared"
+	}
+	return "auto"
+}
+
+// Budget says in one line what the reader may spend, for the debug log:
+// "shards shared with production consumers: busy 1.25s, idle up to 1.5s, …".
+func (o Options) Budget() string {
+	who := "shards ours alone (local)"
+	if o.Etiquette == EtiquetteShared {
+		who = "shards shared with production consumers"
+	}
+	return fmt.Sprintf("%s: a busy shard every %s, an idle one up to every %s, idle shards %g reads/s per table, "+
+		"tables off screen %s (every %s), console ceiling %g reads/s, throttled shards back off %s to %s",
+		who, o.PollInterval, o.IdlePollMax, o.TableIdleRate, o.Background, o.SlowPollInterval,
+		o.MaxCallsPerSecond, o.ThrottleBackoff, o.ThrottleBackoffMax)
+}
 
 // minPollGap is the smallest gap between two GetRecords calls on one shard
 // that is ours alone: 4 calls per second, as a Lambda consumer polls.

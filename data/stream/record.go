@@ -85,3 +85,22 @@ type Sink interface {
 	Records([]Record)
 	Health(Health)
 }
+
+// Lineage is one table's shard turnover since the reader started, reported
+// each time a closed shard's children are found. A production stream
+// replaces every shard about every four hours (a rollover: one child) and
+// splits busy ones (several children); the health line shows both so an
+// operator can see the reader followed them.
+type Lineage struct {
+	Table     data.TableID
+	Rollovers int       // closed shards followed into one child
+	Splits    int       // closed shards followed into several children
+	Last      time.Time // when the latest one was followed
+	Open      int       // shards read now
+}
+
+// LineageSink is implemented by a Sink that wants Lineage reports. They
+// come from the table's reader goroutine, like Health, and must not block.
+type LineageSink interface {
+	Lineage(Lineage)
+}

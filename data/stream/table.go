@@ -44,6 +44,9 @@ type tableReader struct {
 	active map[*shardReader]struct{}
 
 	rate atomic.Int32 // Rate the table is read at
+
+	// lineage counts the closed shards followed into their children.
+	lineage Lineage
 }
 
 // setRate changes how fast the table is read and wakes its shard readers
@@ -548,6 +551,7 @@ func (r *tableReader) findChildren(ctx context.Context) bool {
 		r.health.ok("")
 		if found {
 			delete(r.waiting, id)
+			r.followed(id)
 			continue
 		}
 		if ended {
@@ -561,6 +565,28 @@ func (r *tableReader) findChildren(ctx context.Context) bool {
 		w.due = time.Now().Add(w.bo.next())
 	}
 	return true
+}
+
+// followed counts a closed shard whose children are now read (or queued
+// behind it) and tells a sink that wants to know.
+func (r *tableReader) followed(parent string) {
+	n := 0
+	for _, info := range r.shards {
+		if info.parent == parent {
+			n++
+		}
+	}
+	if n > 1 {
+		r.lineage.Splits++
+	} else {
+		r.lineage.Rollovers++
+	}
+	r.lineage.Table, r.lineage.Last, r.lineage.Open = r.id, r.t.opts.Clock(), r.openShards()
+	r.logf("shard %s followed into %d child(ren); %d rollover(s), %d split(s) so far",
+		parent, n, r.lineage.Rollovers, r.lineage.Splits)
+	if ls, ok := r.sink.(LineageSink); ok {
+		ls.Lineage(r.lineage)
+	}
 }
 
 // children asks for a closed shard's children: with ShardFilter

@@ -35,6 +35,11 @@ func New(conn *data.Conn, tables data.Tables, opts Options) *Tailer {
 		budget: newBudget(opts.MaxCallsPerSecond, nil), readers: map[data.TableID]*tableReader{}}
 }
 
+// Options are the options the Tailer runs with: defaults filled in, the
+// etiquette resolved from the endpoint, and the poll interval raised to
+// what the etiquette allows.
+func (t *Tailer) Options() Options { return t.opts }
+
 // SetDemand says which tables something on screen needs live: they are read
 // at full rate, every other table at Options.Background (slowly, or not at
 // all). Until it is first called every table is read at full rate. It

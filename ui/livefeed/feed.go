@@ -15,6 +15,7 @@ package livefeed
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -62,6 +63,9 @@ type Options struct {
 type BatchMsg struct {
 	Records []stream.Record
 	Health  []stream.Health
+	// Lineage is each table's latest shard turnover report since the
+	// previous batch (one per table: the counts are running totals).
+	Lineage []stream.Lineage
 	Dropped int
 }
 
@@ -91,12 +95,16 @@ type Feed struct {
 	records []stream.Record
 	bytes   int64 // size of records
 	health  []stream.Health
-	dropped int // since the last batch
+	lineage []stream.Lineage // at most one per table
+	dropped int              // since the last batch
 	stats   Stats
 	closed  bool
 }
 
-var _ stream.Sink = (*Feed)(nil)
+var (
+	_ stream.Sink        = (*Feed)(nil)
+	_ stream.LineageSink = (*Feed)(nil)
+)
 
 // New returns a Feed that stops when ctx is cancelled or Close is called.
 func New(ctx context.Context, o Options) *Feed {
@@ -195,6 +203,24 @@ func (f *Feed) Health(h stream.Health) {
 	f.signal()
 }
 
+// Lineage queues a table's shard turnover counts, replacing an earlier
+// report of the same table not yet delivered (they are running totals).
+func (f *Feed) Lineage(l stream.Lineage) {
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return
+	}
+	i := slices.IndexFunc(f.lineage, func(p stream.Lineage) bool { return p.Table == l.Table })
+	if i >= 0 {
+		f.lineage[i] = l
+	} else {
+		f.lineage = append(f.lineage, l)
+	}
+	f.mu.Unlock()
+	f.signal()
+}
+
 func (f *Feed) signal() {
 	select {
 	case f.notify <- struct{}{}:
@@ -232,12 +258,12 @@ func (f *Feed) Next() tea.Cmd {
 func (f *Feed) take() (BatchMsg, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.records) == 0 && len(f.health) == 0 && f.dropped == 0 {
+	if len(f.records) == 0 && len(f.health) == 0 && len(f.lineage) == 0 && f.dropped == 0 {
 		return BatchMsg{}, false
 	}
-	m := BatchMsg{Records: f.records, Health: f.health, Dropped: f.dropped}
+	m := BatchMsg{Records: f.records, Health: f.health, Lineage: f.lineage, Dropped: f.dropped}
 	// Fresh slices: the batch now belongs to the program.
-	f.records, f.health, f.dropped, f.bytes = nil, nil, 0, 0
+	f.records, f.health, f.lineage, f.dropped, f.bytes = nil, nil, nil, 0, 0
 	f.stats.Pending = 0
 	f.stats.Delivered += len(m.Records)
 	f.stats.Batches++
@@ -256,7 +282,7 @@ func (f *Feed) Stats() Stats {
 func (f *Feed) Close() {
 	f.mu.Lock()
 	f.closed = true
-	f.records, f.health, f.bytes = nil, nil, 0
+	f.records, f.health, f.lineage, f.bytes = nil, nil, nil, 0
 	f.mu.Unlock()
 	f.cancel()
 	if f.ticker != nil {

@@ -303,3 +303,27 @@ func TestRealTickerDelivers(t *testing.T) {
 		t.Fatal("no batch from the real ticker")
 	}
 }
+
+// Lineage reports alone make a batch; several of one table before the
+// batch collapse into the latest (they are running totals), one per table.
+func TestLineageLatestPerTable(t *testing.T) {
+	ticks := make(chan time.Time, 1)
+	f := New(context.Background(), Options{Ticks: ticks})
+	defer f.Close()
+	for i := 1; i <= 3; i++ {
+		f.Lineage(stream.Lineage{Table: data.TableSessions, Rollovers: i})
+	}
+	f.Lineage(stream.Lineage{Table: data.TableEvents, Splits: 1})
+	ticks <- time.Time{}
+	m := f.Next()().(BatchMsg)
+	got := fmt.Sprint(m.Lineage)
+	if len(m.Lineage) != 2 || m.Lineage[0].Table != data.TableSessions || m.Lineage[0].Rollovers != 3 ||
+		m.Lineage[1].Table != data.TableEvents || m.Lineage[1].Splits != 1 {
+		t.Fatalf("lineage %s, want sessions with 3 rollovers then events with 1 split", got)
+	}
+	f.Lineage(stream.Lineage{Table: data.TableSessions, Rollovers: 4})
+	ticks <- time.Time{}
+	if m := f.Next()().(BatchMsg); len(m.Lineage) != 1 || m.Lineage[0].Rollovers != 4 {
+		t.Fatalf("second batch lineage %v, want only the new sessions report", m.Lineage)
+	}
+}

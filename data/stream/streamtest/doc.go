@@ -11,7 +11,9 @@
 //
 // It is a plain package (not _test.go files) only so that tests in other
 // packages can import it. Production code must never import it: nothing
-// outside *_test.go files may name opsdeck/data/stream/streamtest.
+// outside *_test.go files may name opsdeck/data/stream/streamtest, except
+// main's demo_rolling.go, which is built only with -tags demorolling (make
+// demo-rolling) and never into the ordinary binary.
 //
 // It deliberately does not import opsdeck/data/stream, so data/stream's own
 // in-package tests can use it without an import cycle.
