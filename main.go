@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: main's flags, config, connection and start-up order,
+// which is a contract read top to bottom (docs/ARCHITECTURE.md).
+
 // Command opsdeck is a terminal operations console for five DynamoDB-backed
 // services: live state, a live tail of every table's changes, and guarded
 // one-key fixes.
@@ -227,6 +230,13 @@ func start(f flags) error {
 			opts.HTTPClient = rolling.client()
 			go rolling.watch(ctx, stopSim, demoConn, tables)
 		}
+		// ECS has no emulator: the demo answers StopTask itself, so a
+		// release is watched to the end (the task's stop lands on the row).
+		demoECS, err := demo.StartECS(ctx, demoConn, tables, logger(logw, "ecs"))
+		if err != nil {
+			return err
+		}
+		opts.ECSEndpoint = demoECS.Endpoint()
 	}
 
 	connecting := time.Now()

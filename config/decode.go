@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the strict decoder of the one config file, a
+// method per section, every error naming its line.
+
 package config
 
 import (

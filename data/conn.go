@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	"github.com/aws/aws-sdk-go-v2/service/ecs"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
 )
@@ -29,6 +30,12 @@ type ConnOptions struct {
 	Region          string
 	Endpoint        string // DynamoDB endpoint (--endpoint-url)
 	StreamsEndpoint string // defaults to Endpoint when that was given explicitly
+	// ECSEndpoint is where ECS calls go (a release stops the session's
+	// task). Empty follows the SDK's conventions: AWS_ENDPOINT_URL_ECS,
+	// the profile's services section, AWS_ENDPOINT_URL, else AWS for the
+	// region. The DynamoDB endpoint is never used for ECS: DynamoDB Local
+	// answers no ECS call. The demo sets it to its own loopback handler.
+	ECSEndpoint string
 	// DebugLog receives the SDK's log lines and ours. Nil discards them: the
 	// SDK must never write to the terminal while the UI owns it.
 	DebugLog io.Writer
@@ -58,6 +65,10 @@ type Call struct {
 type Conn struct {
 	DB      *dynamodb.Client
 	Streams *dynamodbstreams.Client
+	// ECS stops a released session's task (data/action). Its endpoint
+	// and credentials follow the SDK's conventions, not the DynamoDB
+	// endpoint's (ConnOptions.ECSEndpoint).
+	ECS *ecs.Client
 
 	Profile string
 	Region  string
@@ -66,8 +77,11 @@ type Conn struct {
 	// audit log. Empty means the AWS default endpoint for Region.
 	Endpoint        string
 	StreamsEndpoint string
-	ReadOnly        bool
-	Log             logging.Logger
+	// ECSEndpoint is where ECS calls go when set explicitly or through
+	// AWS_ENDPOINT_URL_ECS / AWS_ENDPOINT_URL (redacted); empty is AWS.
+	ECSEndpoint string
+	ReadOnly    bool
+	Log         logging.Logger
 }
 
 // ErrReadOnly is returned by every write attempted on a read-only Conn.
@@ -162,6 +176,18 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 			return nil, err
 		}
 	}
+	// The ECS endpoint as far as it is known here, for display and for
+	// the choice of credentials below; the SDK itself resolves the
+	// environment and the profile's services section.
+	ecsEndpoint, ecsFrom := firstSet(
+		setting{"the ECS endpoint URL", o.ECSEndpoint},
+		setting{"AWS_ENDPOINT_URL_ECS", os.Getenv("AWS_ENDPOINT_URL_ECS")},
+		setting{"AWS_ENDPOINT_URL", os.Getenv("AWS_ENDPOINT_URL")})
+	if ecsEndpoint != "" {
+		if err := CheckEndpoint(ecsFrom, ecsEndpoint); err != nil {
+			return nil, err
+		}
+	}
 
 	w := o.DebugLog
 	if w == nil {
@@ -226,9 +252,15 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 			opt.BaseEndpoint = aws.String(streamsEndpoint)
 		}
 	})
+	ecsClient, err := newECS(ctx, cfg, o, profile, local && profile == "", ecsEndpoint)
+	if err != nil {
+		return nil, err
+	}
 	return &Conn{
 		DB:              db,
 		Streams:         streams,
+		ECS:             ecsClient,
+		ECSEndpoint:     RedactURL(ecsEndpoint),
 		Profile:         profile,
 		Region:          cfg.Region,
 		Endpoint:        RedactURL(endpoint),
@@ -320,4 +352,38 @@ func firstNonEmpty(vals ...string) string {
 		}
 	}
 	return ""
+}
+
+// newECS builds the ECS client from the same AWS configuration (profile,
+// region, the SDK's endpoint conventions), with two exceptions: an
+// explicit ECSEndpoint wins, and the dummy credentials chosen for a
+// loopback DynamoDB are kept only when ECS is on loopback too; against
+// AWS they would only earn an UnrecognizedClientException, so ECS then
+// gets the default credential chain.
+func newECS(ctx context.Context, cfg aws.Config, o ConnOptions, profile string, dummyCreds bool, endpoint string) (*ecs.Client, error) {
+	if dummyCreds && !IsLoopbackEndpoint(endpoint) {
+		opts := []func(*config.LoadOptions) error{config.WithRegion(cfg.Region), config.WithLogger(cfg.Logger)}
+		if profile != "" {
+			opts = append(opts, config.WithSharedConfigProfile(profile))
+		}
+		own, err := config.LoadDefaultConfig(ctx, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("loading AWS configuration for ECS: %w", err)
+		}
+		if o.OnCall != nil && own.Credentials != nil {
+			own.Credentials = &timedCredentials{inner: own.Credentials, onCall: o.OnCall}
+		}
+		cfg = own
+	}
+	return ecs.NewFromConfig(cfg, func(opt *ecs.Options) {
+		if o.OnCall != nil {
+			opt.APIOptions = append(opt.APIOptions, callTimer("ECS", o.OnCall))
+		}
+		if o.HTTPClient != nil {
+			opt.HTTPClient = o.HTTPClient
+		}
+		if o.ECSEndpoint != "" {
+			opt.BaseEndpoint = aws.String(o.ECSEndpoint)
+		}
+	}), nil
 }

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one tolerant decoder (one problem report, one
+// rule per attribute type) that every record type uses; kept whole so the rules stay alike.
+
 package data
 
 import (

@@ -14,6 +14,21 @@ const (
 	SandboxStale           = "stale"
 )
 
+// SandboxStatuses are the broker's statuses, the document's whole enum:
+// "available, allocated, pending_deletion, stale". A failed deletion is
+// not a status (deletion_retry_count counts it).
+var SandboxStatuses = []string{SandboxAvailable, SandboxAllocated, SandboxPendingDeletion, SandboxStale}
+
+// KnownSandboxStatus reports whether s is one of SandboxStatuses, exactly.
+func KnownSandboxStatus(s string) bool {
+	for _, k := range SandboxStatuses {
+		if s == k {
+			return true
+		}
+	}
+	return false
+}
+
 // MaxLabHours bounds a usable lab_duration_hours: a year. A larger value is
 // a unit or typing error, not a lab, and no deadline is derived from it.
 const MaxLabHours = 24 * 366
@@ -90,6 +105,9 @@ func DecodeSandbox(item Item) Sandbox {
 	}
 	if s.SK != "" && s.SK != "META" {
 		d.flag("SK", "META", "S", "not a sandbox META item")
+	}
+	if s.Status != "" && !KnownSandboxStatus(s.Status) {
+		d.flag("status", strings.Join(SandboxStatuses, " | "), "S", "not a status of the broker's")
 	}
 	if s.Status == SandboxAllocated && s.AllocatedAt.IsZero() {
 		d.flag("allocated_at", "unix seconds > 0", "N", "allocated without an allocation time")

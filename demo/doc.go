@@ -31,7 +31,8 @@
 //   - w3infra: delegations to three audiences (some expired), five did:mailto
 //     customers with their spaces, one space on two providers.
 //   - Sandboxes: available, allocated (some past their own
-//     lab_duration_hours), pending_deletion, deletion_failed, stale; the
+//     lab_duration_hours), pending_deletion (some with failed deletions
+//     counted in deletion_retry_count), stale; the
 //     seed's four lifecycle examples (see sandboxExamples).
 //   - Hostile tenants (HostileTenants): control sequences, OSC 52, bidi
 //     overrides, invalid UTF-8 (in B attributes), wrong types, missing and

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: seed data (hostile rows), not logic.
+
 package demo
 
 import (

@@ -7,14 +7,13 @@ import (
 	"opsdeck/data"
 )
 
-// Sandbox statuses. deletion_failed is not in the seed's enum but is what the
-// broker's cleanup job leaves when the ENG CSP delete fails (see the console
-// issue's "retry deletion" action).
+// Sandbox statuses: the document's enum. A failed deletion is no status:
+// the cleanup job counts it in deletion_retry_count and the sandbox stays
+// pending_deletion for its next run.
 const (
 	sbxAvailable       = "available"
 	sbxAllocated       = "allocated"
 	sbxPendingDeletion = "pending_deletion"
-	sbxDeletionFailed  = "deletion_failed"
 	sbxStale           = "stale"
 )
 
@@ -104,9 +103,12 @@ func seedSandboxes(g *gen, w *world) {
 		w.add(data.TableSandboxes, sbxPendingDeletion, sandboxItem(g, next(), sbxPendingDeletion, track, g.between(1, 8)))
 	}
 	for i := range 4 {
+		// Deletions the cleanup job tried and failed: still pending, counted.
 		track := fmt.Sprintf("track-%d", 118+i)
 		w.report.Tracks = appendUnique(w.report.Tracks, track)
-		w.add(data.TableSandboxes, sbxDeletionFailed, sandboxItem(g, next(), sbxDeletionFailed, track, g.between(1, 8)))
+		it := sandboxItem(g, next(), sbxPendingDeletion, track, g.between(1, 8))
+		it["deletion_retry_count"] = avN(int64(g.between(1, 5)))
+		w.add(data.TableSandboxes, sbxPendingDeletion, it)
 	}
 	for range 3 {
 		w.add(data.TableSandboxes, sbxStale, sandboxItem(g, next(), sbxStale, "", g.between(1, 8)))
@@ -157,16 +159,13 @@ func sandboxItem(g *gen, n int, status, track string, hours int, age ...time.Dur
 		it["idempotency_key"] = avS(track)
 		it["updated_at"] = avN(allocated.Unix())
 		it["last_synced"] = avN(synced.Unix())
-		if status == sbxPendingDeletion || status == sbxDeletionFailed {
+		if status == sbxPendingDeletion {
 			requested := allocated.Add(g.jitter(time.Minute, max(2*time.Minute, g.now.Sub(allocated)))).Truncate(time.Second)
 			if requested.After(g.now) {
 				requested = g.ago(0)
 			}
 			it["deletion_requested_at"] = avN(requested.Unix())
 			it["updated_at"] = avN(requested.Unix())
-		}
-		if status == sbxDeletionFailed {
-			it["deletion_retry_count"] = avN(int64(g.between(1, 5)))
 		}
 	}
 	return it

@@ -153,7 +153,7 @@ func TestSeedCountsMatchTheDatabaseAndCoverEveryLifecycleState(t *testing.T) {
 			t.Errorf("no event in %s", st)
 		}
 	}
-	for _, st := range []string{"available", "allocated", "pending_deletion", "deletion_failed", "stale"} {
+	for _, st := range []string{"available", "allocated", "pending_deletion", "stale"} {
 		if count(data.TableSandboxes, "status")[st] == 0 {
 			t.Errorf("no sandbox in %s", st)
 		}
@@ -199,7 +199,7 @@ func TestSeedCountsMatchTheDatabaseAndCoverEveryLifecycleState(t *testing.T) {
 		if strAttr(it, "status") == "allocated" && at > 0 && h > 0 && at < now.Unix()-h*3600 {
 			pastWindow++
 		}
-		if n, _ := numAttr(it, "deletion_retry_count"); strAttr(it, "status") == "deletion_failed" && n > 0 {
+		if n, _ := numAttr(it, "deletion_retry_count"); strAttr(it, "status") == "pending_deletion" && n > 0 {
 			failedDeletions++
 		}
 	}
@@ -207,7 +207,7 @@ func TestSeedCountsMatchTheDatabaseAndCoverEveryLifecycleState(t *testing.T) {
 		"container-written session (status STOPPED, numeric updatedAt)": messy,
 		"stuck PROCESSING run": stuck, "failed event out of retries": exhausted,
 		"failed event that can be retried": retryable, "expired delegation": expired,
-		"allocation past its lab_duration_hours": pastWindow, "deletion_failed sandbox with retries": failedDeletions,
+		"allocation past its lab_duration_hours": pastWindow, "pending deletion with failed attempts counted": failedDeletions,
 	} {
 		if n == 0 {
 			t.Errorf("no %s", what)
@@ -351,7 +351,7 @@ func checkSandboxInvariants(t *testing.T, it Item) {
 		if _, has := it["allocated_to_track"]; has {
 			t.Errorf("sandbox %s: %s but owned by a track", id, st)
 		}
-	case sbxAllocated, sbxPendingDeletion, sbxDeletionFailed:
+	case sbxAllocated, sbxPendingDeletion:
 		track := strAttr(it, "allocated_to_track")
 		if at <= 0 || track == "" || strAttr(it, "idempotency_key") != track {
 			t.Errorf("sandbox %s: %s with allocated_at %d, track %q, key %q", id, st, at, track, strAttr(it, "idempotency_key"))

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: seed data (the Wallcrawler world), not logic.
+
 package demo
 
 import (
@@ -439,44 +441,41 @@ func (s *sessionPlan) eventHistory() types.AttributeValue {
 	return avL(l...)
 }
 
-// sessionEvent is one EventBridge envelope as Wallcrawler stores it in
-// eventHistory: who reported the transition, when, and what it says.
+// sessionEvent is one eventHistory entry as Wallcrawler's code appends it
+// (its SessionEvent: eventType, timestamp, source, detail): who reported
+// the transition, when (RFC 3339, the same text as lastEventTimestamp),
+// and what it says.
 func sessionEvent(g *gen, id, project, region, task, status string, at time.Time, reason string) types.AttributeValue {
-	source, detailType := "wallcrawler.ecs-task-processor", "Session State Change"
+	source, eventType := "wallcrawler.ecs-task-processor", "SessionStateChanged"
 	switch status {
 	case "CREATING":
-		source, detailType = "wallcrawler.sessions-create", "Session Created"
+		source, eventType = "wallcrawler.sessions-create", "SessionCreated"
 	case "PROVISIONING", "STARTING":
-		source, detailType = "aws.ecs", "ECS Task State Change"
+		source, eventType = "aws.ecs", "ECSTaskStateChange"
 	case "READY":
-		detailType = "Session Ready"
+		eventType = "SessionReady"
 	case "TERMINATING", "STOPPED":
-		source, detailType = "wallcrawler.sessions-update", "Session Released"
+		source, eventType = "wallcrawler.sdk.sessions-update", "SessionTerminationRequested"
 	case "TIMED_OUT":
-		source, detailType = "wallcrawler.sessions-create", "Session Timed Out"
+		source, eventType = "wallcrawler.sessions-create", "SessionTimedOut"
 	}
 	detail := Item{
 		"sessionId":      avS(id),
 		"projectId":      avS(project),
 		"internalStatus": avS(status),
+		"region":         avS(region),
 	}
 	if reason != "" && (status == "FAILED" || status == "TIMED_OUT") {
 		detail["reason"] = avS(reason)
 	}
-	env := Item{
-		"version":     avS("0"),
-		"id":          avS(g.uuid()),
-		"detail-type": avS(detailType),
-		"source":      avS(source),
-		"account":     avS(demoAccount),
-		"time":        avS(iso(at)),
-		"region":      avS(region),
-		"detail":      avM(detail),
-	}
 	if task != "" {
-		env["resources"] = avSL(task)
-	} else {
-		env["resources"] = avL()
+		detail["ecsTaskArn"] = avS(task)
 	}
-	return avM(env)
+	return avM(Item{
+		"eventType":     avS(eventType),
+		"timestamp":     avS(iso(at)),
+		"source":        avS(source),
+		"detail":        avM(detail),
+		"correlationId": avS(g.uuid()),
+	})
 }

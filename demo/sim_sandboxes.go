@@ -114,11 +114,12 @@ func (s *Simulator) sandboxMark(ctx context.Context) (StepReport, error) {
 }
 
 // sandboxCleanup is the cleanup job: a pending deletion is deleted from the
-// ENG CSP and then from the table, or the delete fails (deletion_failed,
-// retry count up); a failed deletion is sometimes queued again.
+// ENG CSP and then from the table, or the delete fails and is counted
+// (deletion_retry_count up), the sandbox staying pending_deletion for the
+// next run.
 func (s *Simulator) sandboxCleanup(ctx context.Context) (StepReport, error) {
 	g := s.g
-	for _, status := range []string{sbxPendingDeletion, sbxDeletionFailed} {
+	for _, status := range []string{sbxPendingDeletion} {
 		items, err := s.sandboxesIn(ctx, status, 20)
 		if err != nil {
 			return StepReport{}, err
@@ -149,17 +150,12 @@ func (s *Simulator) sandboxCleanup(ctx context.Context) (StepReport, error) {
 		case status == sbxPendingDeletion && g.chance(0.75):
 			rep.To = "deleted"
 			ok, err = s.deleteIf(ctx, data.TableSandboxes, key, join(cond), names, vals)
-		case status == sbxPendingDeletion:
-			rep.To = sbxDeletionFailed
-			vals[":to"], vals[":now"], vals[":one"], vals[":zero"] = avS(sbxDeletionFailed), avN(g.now.Unix()), avN(1), avN(0)
-			ok, err = s.update(ctx, data.TableSandboxes, key,
-				"SET #status = :to, updated_at = :now, deletion_retry_count = if_not_exists(deletion_retry_count, :zero) + :one",
-				join(cond), names, vals)
 		default:
-			rep.To = sbxPendingDeletion
-			vals[":to"], vals[":now"] = avS(sbxPendingDeletion), avN(g.now.Unix())
+			rep.To = sbxPendingDeletion + " (deletion failed, counted)"
+			vals[":now"], vals[":one"], vals[":zero"] = avN(g.now.Unix()), avN(1), avN(0)
 			ok, err = s.update(ctx, data.TableSandboxes, key,
-				"SET #status = :to, updated_at = :now, deletion_requested_at = :now", join(cond), names, vals)
+				"SET updated_at = :now, deletion_retry_count = if_not_exists(deletion_retry_count, :zero) + :one",
+				join(cond), names, vals)
 		}
 		return written(rep, ok, err)
 	}

@@ -20,6 +20,10 @@ const (
 	ctxList                  // list panes only
 	ctxStream                // the Stream pane only
 	ctxDialog                // a confirmation dialog has focus (sees only Confirm/Deny)
+	// ctxPrompt: the command or filter line has focus, or a dialog's own
+	// editing keys (every other key is typed). Dismiss and Deny both
+	// cancel a dialog, so their sharing esc is no clash.
+	ctxPrompt
 )
 
 // action ties a config name to a field of Map.
@@ -48,6 +52,7 @@ var actions = []action{
 	{"next_pane", ctxGlobal, func(m *Map) *key.Binding { return &m.NextPane }},
 	{"prev_pane", ctxGlobal, func(m *Map) *key.Binding { return &m.PrevPane }},
 	{"mark", ctxList, func(m *Map) *key.Binding { return &m.Mark }},
+	{"mark_all", ctxList, func(m *Map) *key.Binding { return &m.MarkAll }},
 	{"reload", ctxGlobal, func(m *Map) *key.Binding { return &m.Reload }},
 	{"load_all", ctxList, func(m *Map) *key.Binding { return &m.LoadAll }},
 	{"cancel", ctxGlobal, func(m *Map) *key.Binding { return &m.Cancel }},
@@ -59,6 +64,12 @@ var actions = []action{
 	{"pause", ctxStream, func(m *Map) *key.Binding { return &m.Pause }},
 	{"scan", ctxList, func(m *Map) *key.Binding { return &m.Scan }},
 	{"next_view", ctxList, func(m *Map) *key.Binding { return &m.NextView }},
+	{"submit", ctxPrompt, func(m *Map) *key.Binding { return &m.Submit }},
+	{"dismiss", ctxPrompt, func(m *Map) *key.Binding { return &m.Dismiss }},
+	{"complete_next", ctxPrompt, func(m *Map) *key.Binding { return &m.CompleteNext }},
+	{"complete_prev", ctxPrompt, func(m *Map) *key.Binding { return &m.CompletePrev }},
+	{"line_up", ctxPrompt, func(m *Map) *key.Binding { return &m.LineUp }},
+	{"line_down", ctxPrompt, func(m *Map) *key.Binding { return &m.LineDown }},
 }
 
 var dialogActions = []action{

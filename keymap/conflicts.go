@@ -16,7 +16,7 @@ type Conflict struct {
 // global context is live in list and stream panes too; a dialog sees only its
 // own keys.
 func overlaps(a, b context) bool {
-	if a == ctxDialog || b == ctxDialog {
+	if a == ctxDialog || b == ctxDialog || a == ctxPrompt || b == ctxPrompt {
 		return a == b
 	}
 	if a == ctxGlobal || b == ctxGlobal {

@@ -25,8 +25,8 @@ type Map struct {
 	Panes []PaneKey
 
 	// Data.
-	Mark, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
-	SortNext, SortReverse, Pause, Scan          key.Binding
+	Mark, MarkAll, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
+	SortNext, SortReverse, Pause, Scan                   key.Binding
 	// SortColumn is a prefix: then a column's number (as the header
 	// shows them, 1..9) sorts by it — again the same number reverses —
 	// and 0 returns to the natural order.
@@ -34,6 +34,15 @@ type Map struct {
 	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
 	// contexts, the project's record).
 	NextView key.Binding
+
+	// The command line, the filter line and a dialog's own keys: Submit
+	// runs the line (in a dialog: answers a typed phrase; a bare one means
+	// No), Dismiss abandons it, CompleteNext/CompletePrev cycle the
+	// completions, LineUp/LineDown walk the command history (in a dialog:
+	// scroll it).
+	Submit, Dismiss            key.Binding
+	CompleteNext, CompletePrev key.Binding
+	LineUp, LineDown           key.Binding
 
 	// Actions are the keys that start the guarded actions. Which ones
 	// exist comes from the action declarations (see ActionKey); Default
@@ -49,8 +58,7 @@ func bind(desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpLabel(keys), desc))
 }
 
-// Default returns the bindings named in the console and guarded-transition
-// issues, without the pane keys and action keys (WithPanes and WithActions
+// Default returns the console's fixed bindings, without the pane keys and action keys (WithPanes and WithActions
 // add them). No default uses ctrl+b / ctrl+a (tmux and screen prefixes) or
 // ctrl+s / ctrl+q (XON/XOFF flow control); ctrl+c is the only control key and
 // it cancels a running load rather than quitting, so a habitual ctrl+c never
@@ -74,6 +82,7 @@ func Default() Map {
 		PrevPane: bind("previous pane", "shift+tab"),
 
 		Mark:        bind("mark row, move down", "space"),
+		MarkAll:     bind("mark all shown", "A"),
 		Reload:      bind("reload", "r"),
 		LoadAll:     bind("load all pages", "L"),
 		Cancel:      bind("cancel load", "ctrl+c"),
@@ -85,6 +94,13 @@ func Default() Map {
 		Pause:       bind("pause stream", "space"),
 		Scan:        bind("scan table", "S"),
 		NextView:    bind("sessions / keys / contexts / project", "v"),
+
+		Submit:       bind("run / submit", "enter"),
+		Dismiss:      bind("abandon the line", "esc", "ctrl+c"),
+		CompleteNext: bind("next completion", "tab"),
+		CompletePrev: bind("previous completion", "shift+tab"),
+		LineUp:       bind("older command / scroll", "up"),
+		LineDown:     bind("newer command / scroll", "down"),
 
 		Confirm: bind("confirm", "y"),
 		Deny:    bind("cancel", "n", "esc"),
@@ -109,11 +125,12 @@ func (m Map) FullHelp() [][]key.Binding {
 		panes = append(panes, p.Binding)
 	}
 	panes = append(panes, m.Command, m.Filter, m.Help, m.Quit)
-	data := []key.Binding{m.Mark, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.SortColumn, m.Pause, m.Scan}
+	data := []key.Binding{m.Mark, m.MarkAll, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.SortColumn, m.Pause, m.Scan}
 	var actions []key.Binding
 	for _, a := range m.Actions {
 		actions = append(actions, a.Binding)
 	}
 	actions = append(actions, m.Confirm, m.Deny)
-	return [][]key.Binding{nav, panes, data, actions, {m.NextView}}
+	prompt := []key.Binding{m.Submit, m.Dismiss, m.CompleteNext, m.CompletePrev, m.LineUp, m.LineDown}
+	return [][]key.Binding{nav, panes, data, actions, prompt, {m.NextView}}
 }

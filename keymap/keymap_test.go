@@ -239,8 +239,8 @@ func TestApplyRejectsClash(t *testing.T) {
 func TestHelpGroups(t *testing.T) {
 	m := declared()
 	groups := m.FullHelp()
-	if len(groups) != 5 {
-		t.Fatalf("want 5 groups (navigation, panes, data, actions, views), got %d", len(groups))
+	if len(groups) != 6 {
+		t.Fatalf("want 6 groups (navigation, panes, data, actions, prompt, views), got %d", len(groups))
 	}
 	n := 0
 	for _, g := range groups {

@@ -19,7 +19,7 @@ var statusClass = map[string]int{
 	"stopping": classWarn, "deleting": classWarn,
 	// broken: act
 	"error": classErr, "failed": classErr, "timed_out": classErr,
-	"deletion_failed": classErr, "stale": classErr, "expired": classErr,
+	"stale": classErr, "expired": classErr,
 	// finished, nothing to do
 	"completed": classMuted, "stopped": classMuted, "deleted": classMuted,
 	"released": classMuted,

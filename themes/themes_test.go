@@ -130,7 +130,7 @@ func TestStatus(t *testing.T) {
 		"PROCESSING": th.Warn, "CREATING": th.Warn, "PROVISIONING": th.Warn, "STARTING": th.Warn,
 		"retrying": th.Warn, "received": th.Warn, "pending_deletion": th.Warn, "allocated": th.Warn,
 		"ERROR": th.Error, "FAILED": th.Error, "failed": th.Error, "TIMED_OUT": th.Error,
-		"deletion_failed": th.Error, "stale": th.Error, "expired": th.Error,
+		"stale": th.Error, "expired": th.Error,
 		"COMPLETED": th.Muted, "STOPPED": th.Muted, " stopped ": th.Muted,
 		"something-new": th.Row, "": th.Row,
 	}

@@ -118,7 +118,9 @@ func actionKeys() []keymap.ActionKey {
 		k := &out[i]
 		k.Dangerous = k.Dangerous || s.Dangerous
 		h := k.Binding.Help()
-		k.Binding.SetHelp(h.Key, h.Desc+" / "+s.Verb)
+		if !slices.Contains(strings.Split(h.Desc, " / "), s.Verb) {
+			k.Binding.SetHelp(h.Key, h.Desc+" / "+s.Verb)
+		}
 	}
 	return out
 }
@@ -218,14 +220,23 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		m.setFlash("an action is still running; wait for its result", true)
 		return m, nil, true
 	}
-	if table != specs[0].Table {
+	// A key may act on several tables (the kill switch: API keys and
+	// projects, wherever their rows show): the rows shown pick the actions.
+	var forTable []action.Spec
+	for _, s := range specs {
+		if s.Table == table {
+			forTable = append(forTable, s)
+		}
+	}
+	if len(forTable) == 0 {
 		shown := "nothing yet"
 		if table != "" {
 			shown = string(table)
 		}
-		m.setFlash(fmt.Sprintf("%s applies to %s rows; this list shows %s", k.String()+" ("+what+")", specs[0].Table, shown), true)
+		m.setFlash(fmt.Sprintf("%s applies to %s rows; this list shows %s", k.String()+" ("+what+")", specTables(specs), shown), true)
 		return m, nil, true
 	}
+	specs = forTable
 
 	items, hidden := p.Marked()
 	if p.DetailOpen() {
@@ -266,24 +277,36 @@ func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	}
 	m.act.seq++
 	d := newConfirmDialog(confirmSpec{
-		req:     m.act.seq,
-		plans:   plans,
-		skipped: skipped,
-		bulk:    bulk,
-		hidden:  hidden,
-		typed:   action.NeedsTypedConfirmation(m.env, m.act.protected),
-		env:     m.env,
-		confirm: m.ctx.Keys.Confirm,
-		deny:    m.ctx.Keys.Deny,
-		theme:   m.ctx.Theme,
-		now:     m.act.now,
-		after:   m.ctx.After,
-		under:   p.View,
+		req:        m.act.seq,
+		plans:      plans,
+		skipped:    skipped,
+		bulk:       bulk,
+		hidden:     hidden,
+		typed:      action.NeedsTypedConfirmation(m.env, m.act.protected),
+		env:        m.env,
+		confirm:    m.ctx.Keys.Confirm,
+		deny:       m.ctx.Keys.Deny,
+		dialogKeys: dialogKeysOf(m.ctx.Keys),
+		theme:      m.ctx.Theme,
+		now:        m.act.now,
+		after:      m.ctx.After,
+		under:      p.View,
 	})
 	m.dialog, m.mode = d, modeDialog
 	m.sizeDialog()
 	m.setFlash("", false) // an older message is not about this dialog
 	return m, d.Init(), true
+}
+
+// specTables names the tables the actions write: "api-keys or projects".
+func specTables(specs []action.Spec) string {
+	var names []string
+	for _, s := range specs {
+		if !slices.Contains(names, string(s.Table)) {
+			names = append(names, string(s.Table))
+		}
+	}
+	return strings.Join(names, " or ")
 }
 
 // paneTables are the tables whose rows the pane can show.

@@ -3,12 +3,14 @@ package ui
 import (
 	"fmt"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"opsdeck/data/action"
 	"opsdeck/data/secret"
+	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/views/inert"
 )
@@ -26,12 +28,13 @@ type bulkDialog struct {
 	finished    bool
 	sum         action.BulkSummary
 	theme       themes.Theme
+	keys        keymap.Map
 	under       func() string
 	scroll      int
 }
 
-func newBulkDialog(req uint64, title string, total int, th themes.Theme, under func() string) *bulkDialog {
-	return &bulkDialog{req: req, title: title, total: total, theme: th, under: under, sum: action.BulkSummary{Total: total}}
+func newBulkDialog(req uint64, title string, total int, th themes.Theme, km keymap.Map, under func() string) *bulkDialog {
+	return &bulkDialog{req: req, title: title, total: total, theme: th, keys: km, under: under, sum: action.BulkSummary{Total: total}}
 }
 
 // record files one row's result, exactly once, under the list it belongs to.
@@ -50,24 +53,26 @@ func (d *bulkDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if !ok {
 		return d, nil
 	}
-	switch k.String() {
-	case "up", "k":
+	km := d.keys
+	switch {
+	case key.Matches(k, km.Up, km.LineUp):
 		d.scroll = max(d.scroll-1, 0)
 		return d, nil
-	case "down", "j":
+	case key.Matches(k, km.Down, km.LineDown):
 		d.scroll++
 		return d, nil
 	}
 	if !d.finished {
 		// The dialog stays until the summary: the operator must see what
 		// was done before and after stopping.
-		if k.String() == "esc" || k.String() == "ctrl+c" {
+		if key.Matches(k, km.Dismiss) {
 			d.stopping = true
 		}
 		return d, nil
 	}
-	switch k.String() {
-	case "esc", "enter", "q", "n", "y", "ctrl+c":
+	// Any answer closes the summary (confirm and deny included: they may
+	// be what the operator's fingers reach for).
+	if key.Matches(k, km.Dismiss, km.Submit, km.Quit, km.Deny, km.Confirm) {
 		return nil, nil
 	}
 	return d, nil

@@ -68,21 +68,24 @@ func selectRunRow(t *testing.T, m Model, id string) Model {
 	return m
 }
 
-func TestDOnFailedDeletionRetriesIt(t *testing.T) {
+// deletion_failed is no status of the broker's: D does not act on it, and
+// the row says the status is unknown.
+func TestDOnAnUnknownSandboxStatusIsRefused(t *testing.T) {
 	w := newActWorld(t)
 	w.sandbox("sb-df", time.Hour)
 	w.set(data.TableSandboxes, sbKey("sb-df"), data.Item{"status": sv("deletion_failed"), "deletion_retry_count": nv(2)})
 	m := start(t, w.options(), 120, 40)
 	m, _ = press(t, m, "5")
 	m = selectRow(t, m, "sb-df")
-	m, _ = press(t, m, "D")
-	if out := stripANSI(m.Render()); !strings.Contains(out, "Retry sandbox deletion") || !strings.Contains(out, "deletion_failed → pending_deletion") {
-		t.Fatalf("dialog:\n%s", out)
+	if out := stripANSI(m.Render()); !strings.Contains(out, "deletion_failed?") {
+		t.Errorf("the unknown status is not shown as such:\n%s", out)
 	}
-	m, _ = press(t, m, "y")
-	got := w.get(data.TableSandboxes, sbKey("sb-df"))
-	if strAttr(got, "status") != "pending_deletion" || !sameValue(got["deletion_retry_count"], nv(2)) {
-		t.Errorf("after retry: %v (flash %q)", got, m.Flash())
+	m, _ = press(t, m, "D")
+	if m.Mode() != "normal" || !strings.Contains(m.Flash(), "this one is deletion_failed") {
+		t.Errorf("mode %s flash %q", m.Mode(), m.Flash())
+	}
+	if got := w.get(data.TableSandboxes, sbKey("sb-df")); strAttr(got, "status") != "deletion_failed" {
+		t.Errorf("written: %v", got)
 	}
 }
 

@@ -111,7 +111,7 @@ func (m Model) execute(c confirmedMsg) (tea.Model, tea.Cmd) {
 			return actionDoneMsg{req: req, res: runOne(ctx, run, p)}
 		}
 	}
-	d := newBulkDialog(c.req, plansTitle(c.plans), len(c.plans), m.ctx.Theme, m.panes[m.active].View)
+	d := newBulkDialog(c.req, plansTitle(c.plans), len(c.plans), m.ctx.Theme, m.ctx.Keys, m.panes[m.active].View)
 	m.dialog, m.mode = d, modeDialog
 	return m, bulkRow(run, c.req, append([]action.Plan(nil), c.plans...), 0)
 }
@@ -146,7 +146,7 @@ func (m *Model) bulkStep(msg bulkStepMsg) tea.Cmd {
 	if !ok || d.req != msg.req {
 		// The progress dialog is always open during a run; if it is not,
 		// keep a fresh one so the summary is not lost.
-		d = newBulkDialog(msg.req, plansTitle(msg.plans), len(msg.plans), m.ctx.Theme, m.panes[m.active].View)
+		d = newBulkDialog(msg.req, plansTitle(msg.plans), len(msg.plans), m.ctx.Theme, m.ctx.Keys, m.panes[m.active].View)
 		m.dialog, m.mode = d, modeDialog
 	}
 	d.record(msg.res)
@@ -266,7 +266,7 @@ func (m *Model) bulkFinished(d *bulkDialog) tea.Cmd {
 }
 
 // changesToDialog lets an open confirmation see live changes to its
-// targets (called by the root for every ChangesMsg).
+// targets (called by the root for every live-tail batch).
 func (m Model) changesToDialog(changes []views.Change) tea.Cmd {
 	if d, ok := m.dialog.(*confirmDialog); ok && m.mode == modeDialog {
 		return d.Changes(changes)

@@ -60,9 +60,13 @@ func TestReleaseDialogShowsTargetChangesGuardAndNote(t *testing.T) {
 		out := stripANSI(m.Render())
 		checkFrame(t, out, size[0], size[1])
 		want := []string{"Release session", "Target sess_show", "RUNNING → COMPLETED", "READY → STOPPED",
-			"status is still RUNNING", "the session still exists", "Release session sess_show?", "y yes", "n/esc no"}
+			"the session still exists", "Release session sess_show?", "y yes", "n/esc no"}
 		if size[1] >= 40 {
-			want = append(want, "The service stops the ECS task")
+			// Both steps: the guarded write, then the task's stop.
+			want = append(want, "status is still RUNNING", "Stop the session's ECS task: StopTask cluster wallcrawler-browsers, task",
+				"Then the session's Fargate task is stopped")
+		} else {
+			want = append(want, "more lines (↑/↓ scroll)")
 		}
 		for _, s := range want {
 			if !strings.Contains(out, s) {
@@ -124,7 +128,7 @@ func TestConfirmReleasesAndRedrawsRow(t *testing.T) {
 	if m.Mode() != "normal" {
 		t.Fatalf("mode %s after y", m.Mode())
 	}
-	if m.Flash() != "released sess_go ✓" {
+	if m.Flash() != releasedFlash("sess_go") {
 		t.Errorf("flash %q", m.Flash())
 	}
 	got := w.get(data.TableSessions, sessKey("sess_go"))
@@ -174,7 +178,7 @@ func TestLiveChangeRefreshesTheDialog(t *testing.T) {
 	m = selectRow(t, m, "sess_live")
 	m, _ = press(t, m, "x")
 	now := w.set(data.TableSessions, sessKey("sess_live"), data.Item{"internalStatus": sv("ACTIVE"), "updatedAt": sv("2026-11-21T11:30:00Z")})
-	nm, cmd := m.Update(ChangesMsg{Changes: []views.Change{{Table: data.TableSessions, Event: "MODIFY", Keys: sessKey("sess_live"), New: now}}})
+	nm, cmd := m.Update(changesMsg([]views.Change{{Table: data.TableSessions, Event: "MODIFY", Keys: sessKey("sess_live"), New: now}}))
 	m, _ = settle(t, nm.(Model), cmd)
 	out := stripANSI(m.Render())
 	if !strings.Contains(out, "live: sess_live changed") || !strings.Contains(out, "ACTIVE → STOPPED") {
@@ -195,7 +199,7 @@ func TestLiveChangeThatEndsTheActionDisablesYes(t *testing.T) {
 	m = selectRow(t, m, "sess_gone")
 	m, _ = press(t, m, "x")
 	now := w.set(data.TableSessions, sessKey("sess_gone"), data.Item{"status": sv("COMPLETED"), "internalStatus": sv("STOPPED")})
-	nm, _ := m.Update(ChangesMsg{Changes: []views.Change{{Table: data.TableSessions, Event: "MODIFY", Keys: sessKey("sess_gone"), New: now}}})
+	nm, _ := m.Update(changesMsg([]views.Change{{Table: data.TableSessions, Event: "MODIFY", Keys: sessKey("sess_gone"), New: now}}))
 	m = nm.(Model)
 	if out := stripANSI(m.Render()); !strings.Contains(out, "no longer qualifies") {
 		t.Fatalf("dialog does not say so:\n%s", out)
@@ -230,7 +234,7 @@ func TestProtectedEnvRequiresTypedID(t *testing.T) {
 			m, _ = press(t, m, "backspace")
 			m = typeText(t, m, "sess_prod")
 			m, _ = press(t, m, "enter")
-			if m.Flash() != "released sess_prod ✓" {
+			if m.Flash() != releasedFlash("sess_prod") {
 				t.Fatalf("flash %q after typing the id", m.Flash())
 			}
 			if strAttr(w.get(data.TableSessions, sessKey("sess_prod")), "status") != "COMPLETED" {
@@ -259,9 +263,9 @@ func TestNotApplicableAndWrongPaneSayWhy(t *testing.T) {
 	}
 }
 
-func TestRetryEventFromInboxAndDetailView(t *testing.T) {
+func TestRequeueEventFromInboxAndDetailView(t *testing.T) {
 	w := newActWorld(t)
-	w.failedEvent("ev_1", 1, fixedNow.Add(-time.Hour))
+	w.failedEvent("ev_1", 3, fixedNow.Add(-time.Hour))
 	m := start(t, w.options(), 120, 40)
 	m, _ = press(t, m, "3")
 	m = selectRow(t, m, "ev_1")
@@ -269,15 +273,28 @@ func TestRetryEventFromInboxAndDetailView(t *testing.T) {
 	if m.Mode() != "dialog" {
 		t.Fatalf("R in the detail view: %q", m.Flash())
 	}
+	if out := stripANSI(m.Render()); !strings.Contains(out, "Requeue event") || !strings.Contains(out, "retry_count is at least 3 (retries exhausted)") {
+		t.Errorf("dialog:\n%s", out)
+	}
 	m, _ = press(t, m, "y")
-	if m.Flash() != "queued for retry ev_1 ✓" {
+	if m.Flash() != "requeued ev_1 ✓" {
 		t.Errorf("flash %q", m.Flash())
 	}
 	it := w.get(data.TableEvents, data.Item{"user_id": sv(w.tenant), "timestamp#event_id": sv(attr(mustSelected(t, m), "timestamp#event_id"))})
-	if strAttr(it, "status") != "retrying" || !sameValue(it["retry_count"], nv(2)) {
-		t.Errorf("event after retry: %v", it)
+	if strAttr(it, "status") != "failed" || !sameValue(it["retry_count"], nv(0)) || !strings.HasPrefix(strAttr(it, "status#timestamp"), "failed#") {
+		t.Errorf("event after requeue: %v", it)
 	}
-	if !strings.Contains(stripANSI(m.Render()), "retrying") {
+	// M and U on the same row: mark delivered applies (failed), unstick
+	// does not (not retrying).
+	m, _ = press(t, m, "U")
+	if m.Mode() != "normal" || !strings.Contains(m.Flash(), "only retrying events can be unstuck; this one is failed") {
+		t.Errorf("U: mode %s flash %q", m.Mode(), m.Flash())
+	}
+	m, _ = press(t, m, "M", "y")
+	if m.Flash() != "marked delivered ev_1 ✓" {
+		t.Errorf("M: flash %q", m.Flash())
+	}
+	if !strings.Contains(stripANSI(m.Render()), "delivered") {
 		t.Error("detail view not redrawn with the new status")
 	}
 }
@@ -296,7 +313,8 @@ func TestBulkMarkForDeletionWithSummary(t *testing.T) {
 	w.sandbox("sb-a", time.Hour)
 	w.sandbox("sb-b", 2*time.Hour)
 	w.sandbox("sb-c", 30*time.Minute)
-	w.sandbox("sb-old", 5*time.Hour) // past its 4 h window: not applicable
+	w.sandbox("sb-old", time.Hour)
+	w.set(data.TableSandboxes, sbKey("sb-old"), data.Item{"status": sv("available")}) // not applicable
 	m := start(t, w.options(), 120, 40)
 	m, _ = press(t, m, "5")
 	for _, id := range []string{"sb-a", "sb-b", "sb-c", "sb-old"} {
@@ -309,7 +327,7 @@ func TestBulkMarkForDeletionWithSummary(t *testing.T) {
 	m, _ = press(t, m, "enter", "D")
 	out := stripANSI(m.Render())
 	for _, s := range []string{"4 sandboxes marked", "3 of them hidden by the current filter", "1 not applicable",
-		"not applicable: allocation expired", "Apply to 3 sandboxes?"} {
+		"not applicable: only allocated sandboxes", "Apply to 3 sandboxes?"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("bulk dialog lacks %q:\n%s", s, out)
 		}
@@ -331,7 +349,7 @@ func TestBulkMarkForDeletionWithSummary(t *testing.T) {
 	if m.Mode() != "normal" {
 		t.Fatal("summary did not close")
 	}
-	for id, want := range map[string]string{"sb-a": "pending_deletion", "sb-b": "allocated", "sb-c": "pending_deletion", "sb-old": "allocated"} {
+	for id, want := range map[string]string{"sb-a": "pending_deletion", "sb-b": "allocated", "sb-c": "pending_deletion", "sb-old": "available"} {
 		if got := strAttr(w.get(data.TableSandboxes, sbKey(id)), "status"); got != want {
 			t.Errorf("%s status %q, want %q", id, got, want)
 		}
@@ -344,15 +362,23 @@ func TestBulkMarkForDeletionWithSummary(t *testing.T) {
 	}
 }
 
-func TestExpiredSandboxIsNotOffered(t *testing.T) {
+func TestDExpiresAnAllocationPastItsWindow(t *testing.T) {
 	w := newActWorld(t)
 	w.sandbox("sb-exp", 5*time.Hour)
 	m := start(t, w.options(), 120, 40)
 	m, _ = press(t, m, "5")
 	m = selectRow(t, m, "sb-exp")
 	m, _ = press(t, m, "D")
-	if m.Mode() != "normal" || !strings.Contains(m.Flash(), "allocation expired at") {
-		t.Errorf("mode %s flash %q", m.Mode(), m.Flash())
+	out := stripANSI(m.Render())
+	if m.Mode() != "dialog" || !strings.Contains(out, "Expire sandbox allocation") || !strings.Contains(out, "the allocation is older than its lab duration (4h)") {
+		t.Fatalf("mode %s flash %q:\n%s", m.Mode(), m.Flash(), out)
+	}
+	m, _ = press(t, m, "y")
+	if m.Flash() != "expired sb-exp ✓" {
+		t.Errorf("flash %q", m.Flash())
+	}
+	if got := w.get(data.TableSandboxes, sbKey("sb-exp")); strAttr(got, "status") != "pending_deletion" || strAttr(got, "allocated_to_track") != w.tenant {
+		t.Errorf("after expiring: %v", got)
 	}
 }
 

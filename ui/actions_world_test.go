@@ -2,7 +2,9 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -32,7 +34,37 @@ var (
 	actTables data.Tables
 	actConn   *data.Conn
 	actErr    error
+	// actECS answers StopTask as ECS does (ECS has no emulator; this is
+	// the one stand-in, and only for ECS): a release's second step.
+	actECS *httptest.Server
 )
+
+// testTaskCluster is the cluster of every test session's task.
+const testTaskCluster = "wallcrawler-browsers"
+
+func taskArn(id string) string {
+	return "arn:aws:ecs:us-east-1:123456789012:task/" + testTaskCluster + "/" + id
+}
+
+// releasedFlash is the status bar after a release of id whose task stop
+// was accepted.
+func releasedFlash(id string) string {
+	return "released " + id + " ✓ · ECS task " + id + " in " + testTaskCluster + " is stopping"
+}
+
+func ecsStandIn() *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ Task string }
+		_ = json.NewDecoder(r.Body).Decode(&in)
+		w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+		if r.Header.Get("X-Amz-Target") != "AmazonEC2ContainerServiceV20141113.StopTask" {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"__type":"UnknownOperationException"}`))
+			return
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"task": map[string]any{"taskArn": in.Task, "desiredStatus": "STOPPED"}})
+	}))
+}
 
 type actWorld struct {
 	t      *testing.T
@@ -48,7 +80,8 @@ func newActWorld(t *testing.T) *actWorld {
 	ep := ddblocal.TestEndpoint(t) // before the Once: it may end the test
 	actOnce.Do(func() {
 		ctx := context.Background()
-		actConn, actErr = data.ConnectLocal(ctx, ep)
+		actECS = ecsStandIn()
+		actConn, actErr = data.Connect(ctx, data.ConnOptions{Endpoint: ep, Region: "us-east-1", ECSEndpoint: actECS.URL})
 		if actErr != nil {
 			return
 		}
@@ -88,7 +121,7 @@ func (w *actWorld) withClient(rt http.RoundTripper, readOnly bool) Options {
 	w.t.Helper()
 	conn, err := data.Connect(w.ctx, data.ConnOptions{
 		Endpoint: ddblocal.TestEndpoint(w.t), Region: "us-east-1",
-		HTTPClient: &http.Client{Transport: rt}, ReadOnly: readOnly,
+		HTTPClient: &http.Client{Transport: rt}, ReadOnly: readOnly, ECSEndpoint: actECS.URL,
 	})
 	if err != nil {
 		w.t.Fatal(err)
@@ -130,13 +163,24 @@ func (w *actWorld) set(table data.TableID, key data.Item, attrs map[string]types
 	return it
 }
 
-func (w *actWorld) auditEntries() []action.AuditEntry {
+// auditEntries are the audit lines of the writes; stepEntries those of
+// the steps after them (a release's stop-ecs-task).
+func (w *actWorld) auditEntries() []action.AuditEntry { return w.auditLines(false) }
+func (w *actWorld) stepEntries() []action.AuditEntry  { return w.auditLines(true) }
+
+func (w *actWorld) auditLines(steps bool) []action.AuditEntry {
 	w.t.Helper()
 	es, err := action.ReadAudit(w.audit, 0)
 	if err != nil {
 		w.t.Fatalf("audit: %v", err)
 	}
-	return es
+	var out []action.AuditEntry
+	for _, e := range es {
+		if (e.Step != "") == steps {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func sv(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
@@ -151,6 +195,7 @@ func (w *actWorld) session(id, status, internal string, created time.Time) data.
 		"projectId": sv(w.tenant), "createdAt": sv(created.UTC().Format(time.RFC3339)),
 		"updatedAt": sv(created.Add(5 * time.Second).UTC().Format(time.RFC3339)),
 		"expiresAt": nv(fixedNow.Add(time.Hour).Unix()), "region": sv("us-east-1"),
+		"ecsTaskArn": sv(taskArn(id)),
 	}
 	w.put(data.TableSessions, it)
 	return it

@@ -5,10 +5,12 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"opsdeck/data/action"
+	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/views/inert"
 )
@@ -51,7 +53,7 @@ func (m Model) showAudit(msg auditLoadedMsg) (tea.Model, tea.Cmd) {
 		m.setFlash("audit log "+oneLine(msg.path)+": "+oneLine(msg.err.Error()), true)
 		return m, nil
 	}
-	m.dialog = &auditDialog{path: msg.path, entries: msg.entries, theme: m.ctx.Theme, under: m.panes[m.active].View}
+	m.dialog = &auditDialog{path: msg.path, entries: msg.entries, theme: m.ctx.Theme, keys: m.ctx.Keys, under: m.panes[m.active].View}
 	m.mode = modeDialog
 	return m, nil
 }
@@ -61,6 +63,7 @@ type auditDialog struct {
 	path    string
 	entries []action.AuditEntry // oldest first, as read
 	theme   themes.Theme
+	keys    keymap.Map
 	under   func() string
 	scroll  int
 }
@@ -70,20 +73,20 @@ func (d *auditDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if !ok {
 		return d, nil
 	}
-	switch k.String() {
-	case "esc", "q", "enter", "ctrl+c":
+	switch km := d.keys; {
+	case key.Matches(k, km.Dismiss, km.Quit, km.Submit):
 		return nil, nil
-	case "up", "k":
+	case key.Matches(k, km.Up, km.LineUp):
 		d.scroll--
-	case "down", "j":
+	case key.Matches(k, km.Down, km.LineDown):
 		d.scroll++
-	case "pgup":
+	case key.Matches(k, km.PageUp):
 		d.scroll -= 10
-	case "pgdown":
+	case key.Matches(k, km.PageDown):
 		d.scroll += 10
-	case "g", "home":
+	case key.Matches(k, km.Top):
 		d.scroll = 0
-	case "G", "end":
+	case key.Matches(k, km.Bottom):
 		d.scroll = len(d.entries)
 	}
 	d.scroll = max(d.scroll, 0)

@@ -63,6 +63,7 @@ func rootCommands() []command {
 			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.openAudit(a.Arg) }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbQuit), Aliases: []string{"quit", "q!"}, Usage: ":q"},
 			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { m.quitting = true; return m, tea.Quit }},
+		{CommandSpec: markSpec, root: runMark},
 		// Last, so that the help's command paragraph at 80×24 keeps :q in view.
 		{CommandSpec: scanSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
 			return m.openScan(data.TableID(a.Arg), scanSegments(a))

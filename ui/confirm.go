@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/action"
+	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui/lineedit"
 	"opsdeck/views"
@@ -79,10 +79,28 @@ type confirmSpec struct {
 	env     string
 
 	confirm, deny key.Binding
-	theme         themes.Theme
-	now           func() time.Time
-	after         func(time.Duration, tea.Msg) tea.Cmd // the root's timers (views.Context.After)
-	under         func() string                        // the pane behind the dialog
+	dialogKeys
+	theme themes.Theme
+	now   func() time.Time
+	after func(time.Duration, tea.Msg) tea.Cmd // the root's timers (views.Context.After)
+	under func() string                        // the pane behind the dialog
+}
+
+// dialogKeys are a dialog's own keys beside its answers (keymap's prompt
+// keys): submit answers a typed phrase (a bare one means No), dismiss
+// cancels, up/down scroll.
+type dialogKeys struct {
+	submit, dismiss, up, down key.Binding
+}
+
+// keyName is the first key of b as the help shows it ("esc" of esc/ctrl+c).
+func keyName(b key.Binding) string {
+	k, _, _ := strings.Cut(b.Help().Key, "/")
+	return k
+}
+
+func dialogKeysOf(km keymap.Map) dialogKeys {
+	return dialogKeys{submit: km.Submit, dismiss: km.Dismiss, up: km.LineUp, down: km.LineDown}
 }
 
 func newConfirmDialog(s confirmSpec) *confirmDialog {
@@ -120,8 +138,6 @@ func (d *confirmDialog) Plans() []action.Plan { return d.plans }
 // answer travels in the Cmd.
 func (d *confirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case ChangesMsg:
-		return d, d.Changes(msg.Changes)
 	case tea.PasteMsg:
 		// A bracketed paste of an id with invisible characters goes in
 		// whole: it cannot be typed.
@@ -137,18 +153,18 @@ func (d *confirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 
 func (d *confirmDialog) key(k tea.KeyPressMsg) (Dialog, tea.Cmd) {
 	d.refused = ""
-	switch k.String() {
-	case "esc", "ctrl+c":
+	switch {
+	case key.Matches(k, d.dismiss):
 		return nil, d.cancel()
-	case "up":
+	case key.Matches(k, d.up):
 		d.scroll = max(d.scroll-1, 0)
 		return d, nil
-	case "down":
+	case key.Matches(k, d.down):
 		d.scroll++
 		return d, nil
 	}
 	if d.typed {
-		if k.String() == "enter" {
+		if key.Matches(k, d.submit) {
 			if d.stale != "" {
 				return d, nil
 			}
@@ -183,7 +199,7 @@ func (d *confirmDialog) key(k tea.KeyPressMsg) (Dialog, tea.Cmd) {
 			return d, nil
 		}
 		return nil, d.accept()
-	case key.Matches(k, d.deny), k.String() == "enter":
+	case key.Matches(k, d.deny), key.Matches(k, d.submit):
 		// A bare enter is the default answer, and the default is No.
 		return nil, d.cancel()
 	}
@@ -209,7 +225,7 @@ func (d *confirmDialog) refuse(k tea.KeyPressMsg) (string, tea.Cmd) {
 
 func (d *confirmDialog) answerKey() string {
 	if d.typed {
-		return "enter"
+		return d.submit.Help().Key
 	}
 	return d.confirm.Help().Key
 }
@@ -243,166 +259,6 @@ func (d *confirmDialog) cancel() tea.Cmd {
 	return func() tea.Msg { return c }
 }
 
-// Changes applies live changes (stream records) to the dialog: a change to
-// a target refreshes its plan so the dialog shows what is there now. When
-// what the dialog shows changed, it must be read again before a yes counts.
-func (d *confirmDialog) Changes(changes []views.Change) tea.Cmd {
-	var what []string
-	for _, c := range changes {
-		// Index by index: a target that no longer qualifies leaves the
-		// list while it is walked.
-		for i := 0; i < len(d.plans); i++ {
-			p := d.plans[i]
-			if c.Table != p.Table || !sameKey(p.Key, c.Keys) {
-				continue
-			}
-			img := c.New
-			if c.Event == "REMOVE" {
-				img = nil
-			}
-			w, removed := d.targetChanged(i, img)
-			if w != "" {
-				what = append(what, w)
-			}
-			if removed {
-				i--
-			}
-		}
-	}
-	if len(what) == 0 || d.stale != "" {
-		return nil
-	}
-	d.changedAt, d.acked, d.refused = d.now(), false, ""
-	d.reread = append(d.reread, what...)
-	if len(d.reread) > 3 {
-		d.reread = d.reread[len(d.reread)-3:]
-	}
-	if d.typed {
-		// What was typed answered another question.
-		d.input.SetValue("")
-		d.mismatch = false
-	}
-	return d.tickAfter(rereadDelay)
-}
-
-// targetChanged applies a new image of plan i. It says what changed in
-// what the dialog shows ("" when nothing shown did), and whether the plan
-// left the dialog.
-func (d *confirmDialog) targetChanged(i int, img data.Item) (what string, removed bool) {
-	p := d.plans[i]
-	if len(img) > 0 && sameItem(p.Seen, img) {
-		return "", false // a record that repeats what was seen changes nothing
-	}
-	refused := p.Check(img)
-	np, err := p.Refresh(img, d.now())
-	reason := ""
-	switch {
-	case len(img) == 0:
-		reason = "was deleted"
-		d.noteLive(p.Target + " was deleted")
-	case err != nil:
-		reason = "no longer qualifies: " + reasonOf(err)
-		d.noteLive(p.Target + " changed and no longer qualifies: " + reasonOf(err))
-	case refused != nil:
-		// The old plan would fail now; the refreshed one shows the new
-		// values and the operator confirms what is really there.
-		d.plans[i] = np
-		d.noteLive(p.Target + " changed (" + refused.Reason + "): now showing its current values")
-		d.mismatch = false
-		return planDiff(p, np), false
-	default:
-		d.plans[i] = np
-		d.noteLive(p.Target + " changed: now showing its current values")
-		return planDiff(p, np), false
-	}
-	// Deleted or no longer applicable.
-	if len(d.plans) == 1 {
-		d.stale = d.live[len(d.live)-1]
-		return "", false
-	}
-	d.plans = append(d.plans[:i:i], d.plans[i+1:]...)
-	d.skipped = append(d.skipped, skippedRow{target: p.Target, reason: "changed while this dialog was open"})
-	return p.Target + " " + reason + ", and left this action", true
-}
-
-// planDiff says what differs between two plans of one target in what the
-// dialog shows: the values before and after, the guard. "" when nothing.
-func planDiff(old, cur action.Plan) string {
-	var parts []string
-	for _, c := range cur.Changes {
-		var was *action.Change
-		for j := range old.Changes {
-			if old.Changes[j].Attr == c.Attr {
-				was = &old.Changes[j]
-				break
-			}
-		}
-		nb, na := maskedChange(c)
-		switch {
-		case was == nil:
-			parts = append(parts, c.Attr+" is now written too ("+nb+" → "+na+")")
-		case was.Before != c.Before:
-			ob, _ := maskedChange(*was)
-			parts = append(parts, c.Attr+" is now "+nb+" (was "+ob+")")
-		case was.After != c.After:
-			_, oa := maskedChange(*was)
-			parts = append(parts, c.Attr+" would now become "+na+" (not "+oa+")")
-		}
-	}
-	for _, c := range old.Changes {
-		found := false
-		for _, n := range cur.Changes {
-			found = found || n.Attr == c.Attr
-		}
-		if !found {
-			parts = append(parts, c.Attr+" is no longer written")
-		}
-	}
-	if guardText(old) != guardText(cur) {
-		parts = append(parts, "the guard changed")
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return old.Target + ": " + strings.Join(parts, "; ")
-}
-
-func guardText(p action.Plan) string {
-	var b strings.Builder
-	for _, c := range p.Guard {
-		b.WriteString(c.Text)
-		b.WriteByte(0)
-	}
-	return b.String()
-}
-
-func (d *confirmDialog) noteLive(s string) {
-	d.live = append(d.live, s)
-	if len(d.live) > 3 {
-		d.live = d.live[len(d.live)-3:]
-	}
-}
-
-// sameKey compares the key attributes of a plan with a stream record's.
-func sameKey(planKey, keys data.Item) bool {
-	if len(planKey) == 0 || len(keys) == 0 {
-		return false
-	}
-	for name, v := range planKey {
-		if !sameValue(v, keys[name]) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameItem(a, b data.Item) bool { return reflect.DeepEqual(a, b) }
-
-// sameValue compares two attribute values by type and content (the SDK's
-// member types are pointers to plain structs, so a deep comparison is
-// exactly that).
-func sameValue(a, b any) bool { return reflect.DeepEqual(a, b) }
-
 // countLabel is "1 session" / "5 sandboxes".
 func countLabel(n int, t data.TableID) string {
 	unit := strings.TrimSuffix(string(t), "s")
@@ -420,18 +276,20 @@ func countLabel(n int, t data.TableID) string {
 
 // Hints is the footer line while the dialog is open.
 func (d *confirmDialog) Hints() string {
-	no := d.deny.Help().Key + " cancel (default) · enter = No"
+	enter, esc := keyName(d.submit), keyName(d.dismiss)
+	scroll := keyName(d.up) + "/" + keyName(d.down) + " scroll"
+	no := d.deny.Help().Key + " cancel (default) · " + enter + " = No"
 	switch {
 	case !d.fits(d.w, d.h):
-		return "enlarge the terminal: too small to show this question, so it cannot be answered · esc cancels"
+		return "enlarge the terminal: too small to show this question, so it cannot be answered · " + esc + " cancels"
 	case d.stale != "":
-		return d.deny.Help().Key + " close · ↑/↓ scroll"
+		return d.deny.Help().Key + " close · " + scroll
 	case d.typed:
-		return "type " + d.Phrase() + " then enter to confirm · esc cancel · ↑/↓ scroll"
+		return "type " + d.Phrase() + " then " + enter + " to confirm · " + esc + " cancel · " + scroll
 	case d.mustReread() && d.rereadLeft() > 0:
 		return "the dialog changed: read it again · " + no
 	case d.mustReread():
 		return d.confirm.Help().Key + " acknowledge the change (then " + d.confirm.Help().Key + " again confirms) · " + no
 	}
-	return d.confirm.Help().Key + " confirm · " + no + " · ↑/↓ scroll"
+	return d.confirm.Help().Key + " confirm · " + no + " · " + scroll
 }

@@ -43,7 +43,7 @@ func openDialog(t *testing.T, m Model) *confirmDialog {
 
 func change(t *testing.T, m Model, ch views.Change) Model {
 	t.Helper()
-	nm, cmd := m.Update(ChangesMsg{Changes: []views.Change{ch}})
+	nm, cmd := m.Update(changesMsg([]views.Change{ch}))
 	m, _ = settle(t, nm.(Model), cmd)
 	return m
 }
@@ -132,7 +132,7 @@ func TestAChangedDialogMustBeReadAgain(t *testing.T) {
 		t.Fatalf("the first fresh y after the pause acknowledges, and writes nothing:\n%s", stripANSI(m.Render()))
 	}
 	m, _ = press(t, m, "y")
-	if m.Flash() != "released sess_moved ✓" {
+	if m.Flash() != releasedFlash("sess_moved") {
 		t.Fatalf("flash %q after acknowledging and confirming", m.Flash())
 	}
 }
@@ -158,7 +158,7 @@ func TestTypedPhraseIsClearedByAChange(t *testing.T) {
 	clock.Advance(rereadDelay + time.Second)
 	m = typeText(t, m, "sess_typed")
 	m, _ = press(t, m, "enter")
-	if m.Flash() != "released sess_typed ✓" {
+	if m.Flash() != releasedFlash("sess_typed") {
 		t.Fatalf("flash %q after typing the phrase again", m.Flash())
 	}
 }
@@ -187,7 +187,7 @@ func TestTinyTerminalCannotConfirm(t *testing.T) {
 	}
 	nm, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, _ = press(t, nm.(Model), "y")
-	if m.Flash() != "released sess_tiny ✓" {
+	if m.Flash() != releasedFlash("sess_tiny") {
 		t.Fatalf("flash %q at 80×24", m.Flash())
 	}
 }
@@ -236,7 +236,7 @@ func TestProtectedIDWithInvisibleCharacters(t *testing.T) {
 			}
 			assertInert(t, how, m.Render())
 			m, _ = press(t, m, "enter")
-			if m.Flash() != `released sess_\u200bzero\u202e`+how+" ✓" {
+			if m.Flash() != releasedFlash(`sess_\u200bzero\u202e`+how) {
 				t.Fatalf("flash %q (mode %s):\n%s", m.Flash(), m.Mode(), stripANSI(m.Render()))
 			}
 		})
@@ -341,8 +341,8 @@ func TestStatusNoteMasksTheRowID(t *testing.T) {
 	tok := "tok_Q7xV9kP2mW4rT8bN3cY6"
 	it := w.session("wss://h.example/cdp?token="+tok, "RUNNING", "READY", fixedNow.Add(-time.Hour))
 	m := start(t, w.options(), 120, 40)
-	nm, cmd := m.Update(ChangesMsg{Changes: []views.Change{{Table: data.TableSessions, Event: "REMOVE",
-		Keys: data.KeyOf(data.TableSessions, it), Old: it, TTL: true}}})
+	nm, cmd := m.Update(changesMsg([]views.Change{{Table: data.TableSessions, Event: "REMOVE",
+		Keys: data.KeyOf(data.TableSessions, it), Old: it, TTL: true}}))
 	m, _ = settle(t, nm.(Model), cmd)
 	out := stripANSI(m.Render())
 	if !strings.Contains(out, "expired (TTL)") || strings.Contains(out, tok) {

@@ -124,7 +124,7 @@ func (d *confirmDialog) footLines(inner int) []string {
 	case d.stale != "":
 		foot = append(foot, th.Key.Render(d.deny.Help().Key)+" close")
 	case d.typed:
-		foot = append(foot, wrapStyled(th.Warn, fmt.Sprintf("Protected environment %q: type %s and press enter to %s (esc cancels).", d.env, d.Phrase(), verb), inner)...)
+		foot = append(foot, wrapStyled(th.Warn, fmt.Sprintf("Protected environment %q: type %s and press %s to %s (%s cancels).", d.env, d.Phrase(), keyName(d.submit), verb, keyName(d.dismiss)), inner)...)
 		st := lineedit.DefaultStyles()
 		st.Escaped = th.Warn.Underline(true)
 		foot = append(foot, fitStyled("> "+d.input.View(max(inner-2, 1), st), inner))
@@ -137,7 +137,7 @@ func (d *confirmDialog) footLines(inner int) []string {
 			q = fmt.Sprintf("Apply to %s?", d.what())
 		}
 		foot = append(foot, wrapStyled(th.Title, q, inner)...)
-		foot = append(foot, wrapStyled(th.Key, d.confirm.Help().Key+" yes · "+d.deny.Help().Key+" no · enter = No (default)", inner)...)
+		foot = append(foot, wrapStyled(th.Key, d.confirm.Help().Key+" yes · "+d.deny.Help().Key+" no · "+keyName(d.submit)+" = No (default)", inner)...)
 	}
 	return foot
 }

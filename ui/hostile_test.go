@@ -453,7 +453,7 @@ func TestMessyStreamRowsNeverPanic(t *testing.T) {
 		views.Change{Table: "no-such-table", Event: "INSERT", New: items[0]},
 	)
 	before := m.Pane(views.PaneSessions).Status().Rows
-	nm, cmd := m.Update(ChangesMsg{Changes: changes})
+	nm, cmd := m.Update(changesMsg(changes))
 	m, _ = settle(t, nm.(Model), cmd)
 	if got := m.Pane(views.PaneSessions).Status().Rows; got != before+4 {
 		t.Fatalf("rows %d, want %d (four messy rows in scope)", got, before+4)

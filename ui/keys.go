@@ -87,6 +87,10 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if id, ok := m.isPaneKey(k); ok {
 		return m, m.switchTo(id)
 	}
+	if key.Matches(k, km.MarkAll) && !p.DetailOpen() {
+		m.markAll("")
+		return m, nil
+	}
 	if sm, cmd, ok := m.scanKey(k); ok {
 		return sm, cmd
 	}
@@ -96,30 +100,32 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, p.Update(k)
 }
 
-// commandKey edits the command line: enter runs, esc abandons, tab
-// completes, ↑/↓ walk the history.
+// commandKey edits the command line: Submit (enter) runs, Dismiss (esc)
+// abandons, CompleteNext (tab) completes, LineUp/LineDown (↑/↓) walk the
+// history. Every other key is typed.
 func (m Model) commandKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch k.String() {
-	case "esc", "ctrl+c":
+	km := m.ctx.Keys
+	switch {
+	case key.Matches(k, km.Dismiss):
 		m.mode = modeNormal
 		m.input.Blur()
 		return m, nil
-	case "enter":
+	case key.Matches(k, km.Submit):
 		line := m.input.Value()
 		m.mode = modeNormal
 		m.input.Blur()
 		m.remember(line)
 		return m.run(line)
-	case "tab":
+	case key.Matches(k, km.CompleteNext):
 		m.complete(1)
 		return m, nil
-	case "shift+tab":
+	case key.Matches(k, km.CompletePrev):
 		m.complete(-1)
 		return m, nil
-	case "up":
+	case key.Matches(k, km.LineUp):
 		m.browse(-1)
 		return m, nil
-	case "down":
+	case key.Matches(k, km.LineDown):
 		m.browse(1)
 		return m, nil
 	}
@@ -130,13 +136,13 @@ func (m Model) commandKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // filterKey edits the filter line; the pane narrows as the operator types.
 func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	p := m.panes[m.active]
-	switch k.String() {
-	case "esc", "ctrl+c":
+	switch km := m.ctx.Keys; {
+	case key.Matches(k, km.Dismiss):
 		_ = p.SetFilter("") // "" always applies
 		m.mode, m.filterErr = modeNormal, ""
 		m.input.Blur()
 		return m, nil
-	case "enter":
+	case key.Matches(k, km.Submit):
 		if m.filterErr != "" {
 			// Not applied: the prompt stays open on the error, so the
 			// operator fixes the expression (or esc clears it).

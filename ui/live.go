@@ -178,6 +178,12 @@ func (m Model) onPollDone(msg views.PollMsg) (Model, tea.Cmd) {
 	return m, tea.Batch(p.PollDone(msg), m.changed())
 }
 
+// Health is table t's last reported stream health (raw, not debounced).
+func (m Model) Health(t data.TableID) (stream.Health, bool) {
+	h, ok := m.live.health[t]
+	return h, ok
+}
+
 // needsPolling: the table has no stream, or its reader stopped.
 func (m Model) needsPolling(t data.TableID) bool {
 	if t == "" {

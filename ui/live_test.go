@@ -249,7 +249,7 @@ func TestLiveDroppedRecordsReloadLists(t *testing.T) {
 	sel, _ := p.Selected()
 	ghost := maps.Clone(sel)
 	ghost["sessionId"] = s("sess_ghost")
-	nm, _ := m.Update(ChangesMsg{Changes: []views.Change{{Table: data.TableSessions, Event: "INSERT", New: ghost}}})
+	nm, _ := m.Update(changesMsg([]views.Change{{Table: data.TableSessions, Event: "INSERT", New: ghost}}))
 	m = nm.(Model)
 	if p.Status().Rows != rows+1 {
 		t.Fatalf("ghost row not added")
@@ -269,7 +269,7 @@ func TestLiveDroppedRecordsReloadLists(t *testing.T) {
 
 // TestLiveBatchRefreshesTheDialog: a stream record about the target of an
 // open confirmation reaches the dialog through the feed's batch, not only
-// through ChangesMsg.
+// through a batch of the live tail.
 func TestLiveBatchRefreshesTheDialog(t *testing.T) {
 	w := newActWorld(t)
 	w.session("sess_feed", "RUNNING", "READY", fixedNow.Add(-time.Hour))

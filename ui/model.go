@@ -228,12 +228,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onRedraw()
 	case healthSettleMsg:
 		return m, nil // the redraw shows a reconnect that outlasted its grace
-	case ChangesMsg:
-		cmds := []tea.Cmd{m.changesToDialog(msg.Changes)}
-		for _, p := range m.panes {
-			cmds = append(cmds, p.Apply(msg.Changes))
-		}
-		return m, tea.Batch(cmds...)
 	case interface{ PaneID() views.PaneID }:
 		// An answer addressed to one pane (a page, a quota): it goes there
 		// whether or not that pane is shown.
@@ -345,10 +339,6 @@ func (m Model) Mode() string { return m.mode.String() }
 
 // Flash is the status bar's current message.
 func (m Model) Flash() string { return m.flash }
-
-// ChangesMsg delivers live-tail changes to every pane (see views.Change).
-// The live-tail reader's adapter sends it; nothing sends it yet.
-type ChangesMsg struct{ Changes []views.Change }
 
 // Dialog is a modal that owns the keyboard while open — the confirmation
 // dialogs of the guarded actions plug in here. Update returns the dialog to

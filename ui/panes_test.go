@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"opsdeck/data/stream"
+	"opsdeck/ui/livefeed"
 	"opsdeck/views"
 	"opsdeck/views/streamview"
 )
@@ -37,4 +39,14 @@ func parsed(v Verb, arg string, kv ...string) Command {
 		c.Opts[i/2] = views.Opt{Key: kv[i], Value: kv[i+1]}
 	}
 	return c
+}
+
+// changesMsg is a live-tail batch carrying changes, as the reader would
+// deliver them.
+func changesMsg(changes []views.Change) livefeed.BatchMsg {
+	recs := make([]stream.Record, len(changes))
+	for i, c := range changes {
+		recs[i] = stream.Record{Table: c.Table, TableName: string(c.Table), EventName: c.Event, Keys: c.Keys, Old: c.Old, New: c.New, TTL: c.TTL}
+	}
+	return livefeed.BatchMsg{Records: recs}
 }

@@ -87,19 +87,20 @@ func (m Model) openScan(table data.TableID, segments int) (tea.Model, tea.Cmd) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &scanDialog{
-		timeout:  timeout,
-		req:      scanSeq.Add(1),
-		table:    table,
-		physical: m.ctx.Tables.Name(table),
-		segments: segments,
-		state:    scanEstimating,
-		cancel:   cancel,
-		store:    st,
-		confirm:  enabled(m.ctx.Keys.Confirm),
-		deny:     enabled(m.ctx.Keys.Deny),
-		stop:     enabled(m.ctx.Keys.Cancel),
-		theme:    m.ctx.Theme,
-		under:    m.panes[m.active].View,
+		timeout:    timeout,
+		req:        scanSeq.Add(1),
+		table:      table,
+		physical:   m.ctx.Tables.Name(table),
+		segments:   segments,
+		state:      scanEstimating,
+		cancel:     cancel,
+		store:      st,
+		confirm:    enabled(m.ctx.Keys.Confirm),
+		deny:       enabled(m.ctx.Keys.Deny),
+		stop:       enabled(m.ctx.Keys.Cancel),
+		dialogKeys: dialogKeysOf(m.ctx.Keys),
+		theme:      m.ctx.Theme,
+		under:      m.panes[m.active].View,
 	}
 	m.dialog, m.mode = d, modeDialog
 	m.sizeDialog()

@@ -40,9 +40,10 @@ type scanDialog struct {
 
 	store               *data.Store
 	confirm, deny, stop key.Binding
-	theme               themes.Theme
-	under               func() string
-	scroll              int
+	dialogKeys
+	theme  themes.Theme
+	under  func() string
+	scroll int
 	// w, h are the area the dialog is drawn in (set by the root before
 	// every message): y is refused while the question does not show.
 	w, h    int
@@ -113,13 +114,13 @@ func (d *scanDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			d.cancel, d.state = cancel, scanRunning
 			d.prog = data.ScanProgress{Total: d.est.ItemCount, Segments: d.segments}
 			return d, startScan(ctx, d.store, d.table, data.ScanOptions{Segments: d.segments, CallTimeout: d.timeout}, d.req)
-		case key.Matches(k, d.deny), key.Matches(k, d.stop), k.String() == "enter":
+		case key.Matches(k, d.deny), key.Matches(k, d.stop), key.Matches(k, d.submit):
 			// Default No: enter without a y does not scan.
 			d.cancel()
 			return nil, closed
-		case k.String() == "up":
+		case key.Matches(k, d.up):
 			d.scroll = max(d.scroll-1, 0)
-		case k.String() == "down":
+		case key.Matches(k, d.down):
 			d.scroll++
 		}
 	case scanRunning:

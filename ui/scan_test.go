@@ -454,7 +454,7 @@ func TestBrowsingNeverScans(t *testing.T) {
 		"inbox " + d.InboxUser + " type=a status=r",
 		"delegations " + d.Audience, "subscriptions " + d.Customer, "consumers " + d.Consumer,
 		"sandboxes", "sandboxes status=allocated", "sandboxes status=pending_deletion",
-		"sandboxes status=deletion_failed", "sandboxes track=" + w.rep.Tracks[0], "sandboxes key=nokey",
+		"sandboxes status=stale", "sandboxes track=" + w.rep.Tracks[0], "sandboxes key=nokey",
 		"stream", "stream sandboxes", "audit", "nosuchverb",
 	}
 	for _, l := range lines {

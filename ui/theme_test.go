@@ -28,7 +28,7 @@ func themedModel(t *testing.T, o Options) Model {
 			"expiresAt": n(strconv.FormatInt(fixedNow.Add(time.Hour).Unix(), 10)),
 		}})
 	}
-	tm, _ = tm.Update(ChangesMsg{Changes: changes})
+	tm, _ = tm.Update(changesMsg(changes))
 	return tm.(Model)
 }
 

@@ -19,3 +19,11 @@ func (b *base) ShownTable() data.TableID {
 // ClearMarks unmarks every row of the shown list, after a bulk action has
 // dealt with them.
 func (b *base) ClearMarks() { b.active().table.ClearMarks() }
+
+// MarkAll marks every loaded row the shown list's filter shows, for one
+// bulk action over them. marked is how many rows are marked now; more says
+// the list has pages not loaded yet, whose rows are not marked.
+func (b *base) MarkAll() (marked int, more bool) {
+	l := b.active()
+	return l.table.MarkVisible(), l.ld.next != nil
+}

@@ -46,7 +46,7 @@ func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) 
 // the Sessions pane the way Query answers arrive — pages of decoded
 // records through Update, first fresh then appended — renders a frame, and
 // reports the heap in use, the process RSS and its peak during the load.
-// The budget is a peak RSS of 150 MB with 100k rows.
+// The budget is a peak RSS of 150 MB with 100k rows.
 //
 //	go test ./views/ -run '^$' -bench Rows100kMemory -benchtime 1x
 //

@@ -41,7 +41,7 @@ type Context struct {
 	// clock, and decides when a timer goes off.
 	Timer func(d time.Duration, msg tea.Msg) tea.Cmd
 
-	// ReadOnly hides every action that writes (the later actions issue).
+	// ReadOnly hides every action that writes (the guarded actions).
 	ReadOnly bool
 
 	// PageSize is the Limit of each Query; 0 means data.DefaultPageSize.

@@ -18,7 +18,7 @@ import (
 // block: items of one table repeat names, words and ids, so a block of a
 // hundred compresses several times better than items one by one. A demo
 // session takes about 11 KB as SDK values and a few hundred bytes here,
-// which is what keeps 100k rows within the 150 MB.
+// which is what keeps 100k rows within the 150 MB budget.
 //
 // list.items maps each row id to where its item is: in a block, or loose
 // (items that changed later — live tail, polling — are few and may change

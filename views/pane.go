@@ -60,6 +60,10 @@ type Pane interface {
 	// (after a bulk action ran).
 	Marked() (items []data.Item, hidden int)
 	ClearMarks()
+	// MarkAll marks every loaded row the current filter shows: how many
+	// rows are marked now, and whether pages not loaded yet exist (their
+	// rows are not marked).
+	MarkAll() (marked int, more bool)
 	// DetailOpen: the detail view covers the table (actions and `S` then
 	// wait for it to close).
 	DetailOpen() bool
@@ -141,6 +145,7 @@ func (Defaults) Status() Status              { return Status{Progress: -1} }
 func (Defaults) Selected() (data.Item, bool) { return nil, false }
 func (Defaults) Marked() ([]data.Item, int)  { return nil, 0 }
 func (Defaults) ClearMarks()                 {}
+func (Defaults) MarkAll() (int, bool)        { return 0, false }
 func (Defaults) DetailOpen() bool            { return false }
 func (Defaults) SetFilter(string) error      { return nil }
 func (Defaults) SortBy(string, bool) error {

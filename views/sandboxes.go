@@ -45,6 +45,11 @@ func sandboxColumns() []vtable.Column {
 func sandboxRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	s, _ := r.(data.Sandbox)
 	status := statusCell(s.Status, th)
+	if s.Status != "" && !data.KnownSandboxStatus(s.Status) {
+		// Not a status of the broker's: shown as unknown, not coloured as
+		// if opsdeck knew what it meant.
+		status = warnCell(s.Status+"?", th)
+	}
 	deadline := timeCell(time.Time{}, now) // only an allocated sandbox has a deadline
 	if s.Status == data.SandboxAllocated {
 		if due, ok := s.AllocationDeadline(); ok {
@@ -122,7 +127,7 @@ func (p *Sandboxes) Title() string {
 const PaneSandboxes PaneID = "sandboxes"
 
 // sandboxStatuses are the documented sandbox states.
-var sandboxStatuses = []string{"available", "allocated", "pending_deletion", "deletion_failed", "stale"}
+var sandboxStatuses = data.SandboxStatuses
 
 func sandboxesPane() PaneSpec {
 	return PaneSpec{

@@ -1,19 +1,10 @@
 package views
 
 import (
-	"context"
-	"fmt"
-	"strconv"
-	"time"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
-	"opsdeck/data/secret"
-	"opsdeck/themes"
-	"opsdeck/views/inert"
-	"opsdeck/views/vtable"
 )
 
 // Sub-views of the Sessions pane: the project's sessions, its API keys and
@@ -35,155 +26,6 @@ type Sessions struct {
 	sessionID string
 
 	quota quotaState
-}
-
-// quotaState is the header's data: the project record and how many of its
-// sessions are RUNNING, loaded by its own request.
-type quotaState struct {
-	req     uint64
-	loading bool
-	project data.Project
-	found   bool
-	running int
-	partial bool // stopped counting at the page cap
-	err     string
-	// shown: the values above are an answer (kept on screen while a
-	// re-read runs). dirty: a change came while the count was loading, so
-	// its answer may miss it; read again. pending/gen: a debounced re-read
-	// (sessions_quota_live.go).
-	shown   bool
-	dirty   bool
-	pending bool
-	gen     uint64
-	since   time.Time // when the read in flight was sent
-	// cancel stops the read in flight (a newer one, or the project left
-	// the pane).
-	cancel context.CancelFunc
-}
-
-type quotaMsg struct {
-	pane    PaneID
-	req     uint64
-	project data.Project
-	found   bool
-	running int
-	partial bool
-	err     error
-}
-
-func (m quotaMsg) PaneID() PaneID { return m.pane }
-
-// quotaPages caps the count's pages (1 MB of the project's sessions each):
-// a project with a long history shows "≥ N" rather than reading it all.
-const quotaPages = 20
-
-var sessionsPresenter = presenter{
-	table: data.TableSessions, kind: "sessions", pane: PaneSessions,
-	columns: sessionColumns, row: sessionRow,
-	order:   map[string]string{"createdAt": "created", "expiresAt": "expires"},
-	hides:   map[string]string{"projectId": "project"},
-	summary: []string{"status", "projectId", "region", "expiresAt"},
-}
-
-func sessionColumns() []vtable.Column {
-	return []vtable.Column{
-		// Width 19 is a whole session id (sess_ + 14): the id is what on-call
-		// copies and searches for, so the minimum never cuts one.
-		{Key: "session", Title: "SESSION", Width: 19, Flex: 3, Priority: 10},
-		{Key: "status", Title: "STATUS", Width: 9, Priority: 9},
-		{Key: "internal", Title: "INTERNAL", Width: 12, Priority: 4},
-		{Key: "project", Title: "PROJECT", Width: 10, Flex: 2, Priority: 6},
-		{Key: "created", Title: "CREATED", Width: 9, Priority: 7, Relative: Relative},
-		{Key: "expires", Title: "EXPIRES", Width: 9, Priority: 8, Relative: Relative},
-		{Key: "region", Title: "REGION", Width: 9, Priority: 2},
-		{Key: "keepalive", Title: "KEEP", Width: 4, Priority: 1},
-		{Key: "retries", Title: "RETRY", Width: 5, Align: vtable.Right, Priority: 3, Whole: true},
-	}
-}
-
-func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
-	s, _ := r.(data.Session)
-	status := s.SDKStatus
-	if status == "" {
-		status = s.Status // unknown value: show what is stored
-	}
-	keep := ""
-	if s.KeepAlive {
-		keep = "yes"
-	}
-	expires, tag := timeCellOf(s.Meta, "expiresAt", s.ExpiresAt, now, th), ""
-	// A session still RUNNING past its expiry is what on-call looks for.
-	if status == data.SessionRunning && !s.ExpiresAt.IsZero() && s.ExpiresAt.Before(now) {
-		tag, expires = "!", restyle(expires, errorCell("", th))
-	}
-	return vtable.Row{Tag: tag, Cells: []vtable.Cell{
-		{Text: s.SessionID},
-		statusCell(status, th),
-		{Text: s.InternalStatus},
-		{Text: s.ProjectID},
-		timeCell(s.CreatedAt, now),
-		expires,
-		{Text: s.Region},
-		{Text: keep},
-		numCell(s.RetryCount),
-	}}
-}
-
-var apiKeysPresenter = presenter{
-	table: data.TableAPIKeys, kind: "API keys", pane: PaneSessions,
-	columns: apiKeyColumns, row: apiKeyRow,
-	summary: []string{"name", "status", "projectId"},
-}
-
-func apiKeyColumns() []vtable.Column {
-	return []vtable.Column{
-		{Key: "key", Title: "KEY", Width: 14, Flex: 2, Priority: 10},
-		{Key: "name", Title: "NAME", Width: 10, Flex: 2, Priority: 6},
-		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
-		{Key: "projects", Title: "PROJECTS", Width: 8, Align: vtable.Right, Priority: 4, Whole: true},
-		{Key: "created", Title: "CREATED", Width: 9, Priority: 7, Relative: Relative},
-		{Key: "lastused", Title: "LAST USED", Width: 9, Priority: 8, Relative: Relative},
-	}
-}
-
-func apiKeyRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
-	k, _ := r.(data.APIKey)
-	return vtable.Row{Cells: []vtable.Cell{
-		{Text: k.ID()},
-		{Text: k.Name},
-		statusCell(k.Status, th),
-		intCell(int64(1 + len(k.ProjectIDs))),
-		timeCell(k.CreatedAt, now),
-		timeCell(k.LastUsedAt, now),
-	}}
-}
-
-var contextsPresenter = presenter{
-	table: data.TableContexts, kind: "contexts", pane: PaneSessions,
-	columns: contextColumns, row: contextRow,
-	hides:   map[string]string{"projectId": "project"},
-	summary: []string{"status", "projectId"},
-}
-
-func contextColumns() []vtable.Column {
-	return []vtable.Column{
-		{Key: "context", Title: "CONTEXT", Width: 14, Flex: 2, Priority: 10},
-		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
-		{Key: "project", Title: "PROJECT", Width: 10, Flex: 1, Priority: 6},
-		{Key: "storage", Title: "STORAGE KEY", Width: 12, Flex: 3, Priority: 4},
-		{Key: "updated", Title: "UPDATED", Width: 9, Priority: 7, Relative: Relative},
-	}
-}
-
-func contextRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
-	c, _ := r.(data.BrowserContext)
-	return vtable.Row{Cells: []vtable.Cell{
-		{Text: c.ContextID},
-		statusCell(c.Status, th),
-		{Text: c.ProjectID},
-		{Text: c.StorageKey},
-		timeCell(c.UpdatedAt, now),
-	}}
 }
 
 // NewSessions builds the pane. With a project it lists that project's
@@ -277,62 +119,6 @@ func (p *Sessions) scopeSession(sessionID string) {
 	p.lists[subSessions].selectID = id
 }
 
-// loadQuota fetches the project and counts its RUNNING sessions.
-func (p *Sessions) loadQuota() tea.Cmd {
-	if p.project == "" || p.ctx.Store == nil {
-		return nil
-	}
-	p.resetQuota(p.quota.gen)
-	return p.refreshQuota()
-}
-
-// resetQuota forgets the quota, stopping its read in flight.
-func (p *Sessions) resetQuota(gen uint64) {
-	if p.quota.cancel != nil {
-		p.quota.cancel()
-	}
-	p.quota = quotaState{gen: gen}
-}
-
-// refreshQuota reads the project and the count again; what is shown stays
-// until the answer comes.
-func (p *Sessions) refreshQuota() tea.Cmd {
-	if p.project == "" || p.ctx.Store == nil {
-		return nil
-	}
-	p.quota.req, p.quota.loading, p.quota.dirty = reqSeq.Add(1), true, false
-	p.quota.since = p.ctx.now()
-	var (
-		req     = p.quota.req
-		pane    = p.id
-		id      = p.project
-		st      = p.ctx.Store
-		timeout = p.ctx.readTimeout()
-	)
-	if p.quota.cancel != nil {
-		p.quota.cancel() // a newer read replaces the one in flight
-	}
-	qctx, cancel := context.WithCancel(context.Background())
-	p.quota.cancel = cancel
-	return func() tea.Msg {
-		// The project and every page of the count share one deadline.
-		ctx, cancel := context.WithTimeout(qctx, timeout)
-		defer cancel()
-		msg := quotaMsg{pane: pane, req: req}
-		proj, err := st.Page(ctx, data.ProjectByID(id), data.PageRequest{})
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		if len(proj.Items) > 0 {
-			msg.project, msg.found = proj.Items[0].(data.Project)
-		}
-		c, err := st.Count(ctx, data.SessionsRunningInProject(id), quotaPages)
-		msg.running, msg.partial, msg.err = int(c.N), c.Partial, err
-		return msg
-	}
-}
-
 // Update adds the sub-view key and the quota answer to the base.
 func (p *Sessions) Update(msg tea.Msg) tea.Cmd {
 	switch m := msg.(type) {
@@ -390,50 +176,6 @@ func (p *Sessions) Title() string {
 		return what + " · status " + p.status + " (soonest expiry first)"
 	}
 	return what
-}
-
-// quotaLine is the header: the project's concurrency quota beside its count
-// of RUNNING sessions.
-func (p *Sessions) quotaLine(width int) string {
-	th := p.ctx.Theme
-	var text string
-	var style = th.Muted
-	switch {
-	case p.project == "":
-		text = "no project in scope — :sessions <projectId> shows its quota, API keys and contexts"
-	case p.quota.loading && !p.quota.shown:
-		text = "project " + p.project + " · quota loading…"
-		if w := p.ctx.now().Sub(p.quota.since); w >= time.Second && !p.quota.since.IsZero() {
-			text += " " + shortDuration(w.Truncate(time.Second))
-		}
-	case p.quota.err != "":
-		text, style = "project "+p.project+" · quota unavailable: "+p.quota.err, th.Error
-	case !p.quota.found:
-		text, style = "project "+p.project+" · not found in wallcrawler-projects", th.Warn
-	default:
-		q := p.quota.project
-		n := strconv.Itoa(p.quota.running)
-		if p.quota.partial {
-			n = "≥" + n
-		}
-		// The quota as stored: a value beyond int64 or with a fraction is
-		// shown as it is, an unreadable one as "?", never another number.
-		text = fmt.Sprintf("project %s · %s running / quota %s", p.project, n, q.Concurrency)
-		if q.Name != "" {
-			text += " · " + q.Name
-		}
-		if q.Status != "" {
-			text += " · " + q.Status
-		}
-		style = th.StatusValue
-		if quota, ok := q.Concurrency.Float64(); ok && quota > 0 && float64(p.quota.running) >= quota {
-			style = th.Warn
-			text += " · AT QUOTA"
-		}
-	}
-	// The project's name and status are tenant data: masked like cells.
-	text, _ = secret.Text(text)
-	return style.Render(inert.Pad(text, width))
 }
 
 // IDs are the loaded ids, for command completion.

@@ -18,7 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// The terminal every run gets: the size the issue measured in.
+// The terminal every run gets: the size the targets are measured in.
 const cols, rows = 160, 48
 
 // build compiles opsdeck and the bare program once per test process, plain

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: a small terminal emulator, one control sequence
+// per case, checked against the renderer frame by frame.
+
 package console
 
 import (

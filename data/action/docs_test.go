@@ -53,11 +53,17 @@ func TestActionsDocQuotesTheExactExpressions(t *testing.T) {
 // docSamples are items each action applies to, one per declared action.
 func docSamples(now time.Time) map[Kind]data.Item {
 	return map[Kind]data.Item{
-		ReleaseSession:       runningSession("s"),
-		RetryEvent:           failedEvent("e", 1),
-		MarkSandboxDeletion:  allocatedSandbox("b", now),
-		RetrySandboxDeletion: deletionFailedSandbox("b", now),
-		MarkRunFailed:        stuckRun("r", now.Add(-time.Hour)),
+		ReleaseSession:      runningSession("s"),
+		RequeueEvent:        failedEvent("e", 3),
+		MarkEventDelivered:  failedEvent("e", 1),
+		UnstickEvent:        eventIn("retrying", 1)("e"),
+		MarkSandboxDeletion: allocatedSandbox("b", now),
+		ExpireSandbox:       expiredSandbox("b", now),
+		MarkRunFailed:       stuckRun("r", now.Add(-time.Hour)),
+		DeactivateAPIKey:    apiKey("k", "ACTIVE"),
+		ReactivateAPIKey:    apiKey("k", "INACTIVE"),
+		DeactivateProject:   project("p", "ACTIVE"),
+		ReactivateProject:   project("p", "INACTIVE"),
 	}
 }
 

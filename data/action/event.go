@@ -3,15 +3,16 @@ package action
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
 )
 
-// Inbox · Retry. The delivery worker finds work through StatusIndex, whose
-// sort key is "status#timestamp"; setting status alone would leave the event
+// Inbox actions. The retry job finds work through StatusIndex, whose sort
+// key is "status#timestamp"; setting status alone would leave the event
 // invisible to it, so both move together, as the service's own updates do.
 
 // eventTime is the Triggers API's timestamp shape (Python isoformat + "Z").
@@ -41,92 +42,207 @@ func eventTimestamp(seen data.Item) (string, bool) {
 	return "", false
 }
 
-func checkRetryEvent(seen data.Item, _ time.Time, o Options) error {
+// The Inbox actions leave each event where the service acts on it, or in
+// a terminal state the operator chose:
+//   - Requeue: an exhausted failed event gets retry_count 0, so the retry
+//     job, which reads the StatusIndex slice "failed" (Pattern 5), takes it
+//     up again. The worker counts its own attempts (Pattern 6); opsdeck
+//     never adds one.
+//   - Mark delivered: a failed event resolved by hand becomes delivered.
+//   - Unstick: an event left in retrying (its worker died) goes back to
+//     failed, where the retry job sees it; retry_count is kept.
+// Every one writes status#timestamp with status, from the event's own
+// timestamp, as the service's own updates do.
+
+// checkEventStatus is what every Inbox action first asks of the item: a
+// readable status equal to want, scalar attributes where the guard pins
+// them, and a timestamp to rebuild status#timestamp from.
+func checkEventStatus(seen data.Item, want, verb string) error {
 	status, ok := str(seen, "status")
 	if !ok {
 		return fmt.Errorf("this event has no readable status (%s)", show(seen["status"]))
 	}
-	if status != "failed" {
-		return fmt.Errorf("only failed events can be retried; this one is %s", clip(status))
+	if status != want {
+		return fmt.Errorf("only %s events can be %s; this one is %s", want, verb, clip(status))
 	}
-	if seen["retry_count"] != nil {
-		n, problem := wholeNumber(seen, "retry_count")
-		if problem != "" {
-			return fmt.Errorf("%s; opsdeck will not count on it", problem)
-		}
-		if n < 0 {
-			return fmt.Errorf("retry_count is %d, below zero; opsdeck will not count on it", n)
-		}
-		if n >= int64(o.RetryMax) {
-			return fmt.Errorf("retries exhausted: retry_count is %d of %d allowed", n, o.RetryMax)
-		}
+	if err := requireScalar(seen, "status", "retry_count", "timestamp", "status#timestamp"); err != nil {
+		return err
 	}
 	if _, ok := eventTimestamp(seen); !ok {
 		return errors.New("the event has no timestamp (neither the attribute nor the sort key carries one), so status#timestamp cannot be rebuilt")
 	}
-	return requireScalar(seen, "status", "retry_count", "timestamp")
+	return nil
 }
 
-func buildRetryEvent(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]Clause, []setOp, []Change, error) {
-	ts, _ := eventTimestamp(seen)
+// retryCount reads retry_count by value; absent counts as 0 (the service
+// writes 0 on create).
+func retryCount(seen data.Item) (int64, error) {
+	if seen["retry_count"] == nil {
+		return 0, nil
+	}
+	n, problem := wholeNumber(seen, "retry_count")
+	if problem != "" {
+		return 0, fmt.Errorf("%s; opsdeck will not count on it", problem)
+	}
+	if n < 0 {
+		return 0, fmt.Errorf("retry_count is %d, below zero; opsdeck will not count on it", n)
+	}
+	return n, nil
+}
 
-	failed := b.eq("status", "failed", sv("failed"), "status is still failed", FailWrongState)
-	failed.explain = func(it data.Item) string { return describeEvent(it, now) }
-	failed.classify = alreadyDoneWhenStatus("retrying")
-	clauses := []Clause{
-		b.exists("user_id", "the event still exists", FailGone),
-		failed,
-		b.pin(seen, "retry_count"),
-	}
-	if seen["retry_count"] != nil {
-		under := b.cmp("retry_count", "<", "retry_max", nv(int64(o.RetryMax)),
-			fmt.Sprintf("retry_count is below %d", o.RetryMax), FailRetriesExhausted)
-		under.explain = func(it data.Item) string {
-			return fmt.Sprintf("retries exhausted: retry_count is %s (max %d)", show(it["retry_count"]), o.RetryMax)
-		}
-		clauses = append(clauses, under)
-	}
+// eventPins are the clauses every Inbox action ends with: the values the
+// new status#timestamp is built from and the worker's count, as seen. A
+// worker that touched the event since (Pattern 6 writes retry_count) makes
+// the write fail instead of racing it.
+func eventPins(b *exprBuilder, seen data.Item) []Clause {
+	cs := []Clause{b.pin(seen, "retry_count"), b.pin(seen, "status#timestamp")}
 	if seen["timestamp"] != nil {
-		// status#timestamp is rebuilt from it, so it must be the one seen.
-		clauses = append(clauses, b.pin(seen, "timestamp"))
+		cs = append(cs, b.pin(seen, "timestamp"))
 	}
+	return cs
+}
 
-	at := now.UTC().Format(eventTime)
+// moveEvent is the write of every Inbox action: status and its StatusIndex
+// key together.
+func moveEvent(b *exprBuilder, seen data.Item, to string) ([]setOp, []Change) {
+	ts, _ := eventTimestamp(seen)
 	sets := []setOp{
-		{"status", b.value("retrying", sv("retrying"))},
-		{"status#timestamp", b.value("status_timestamp", sv("retrying#"+ts))},
-		{"retry_count", fmt.Sprintf("if_not_exists(%s, %s) + %s", b.name("retry_count"), b.value("zero", nv(0)), b.value("one", nv(1)))},
-		{"last_retry_at", b.value("now", sv(at))},
-	}
-
-	// The same reading check used: absent counts as 0.
-	var next int64 = 1
-	if n, problem := wholeNumber(seen, "retry_count"); problem == "" {
-		next = n + 1
+		{"status", b.value("to_status", sv(to))},
+		{"status#timestamp", b.value("status_timestamp", sv(to+"#"+ts))},
 	}
 	changes := []Change{
-		{"status", show(seen["status"]), "retrying"},
-		{"status#timestamp", show(seen["status#timestamp"]), "retrying#" + ts},
-		{"retry_count", show(seen["retry_count"]), strconv.FormatInt(next, 10)},
-		{"last_retry_at", show(seen["last_retry_at"]), at},
+		{"status", show(seen["status"]), kept(seen["status"], to)},
+		{"status#timestamp", show(seen["status#timestamp"]), kept(seen["status#timestamp"], to+"#"+ts)},
 	}
+	return sets, changes
+}
+
+func eventStatusClause(b *exprBuilder, want, done string, now time.Time) Clause {
+	c := b.eq("status", want, sv(want), "status is still "+want, FailWrongState)
+	c.explain = func(it data.Item) string { return describeEvent(it, now) }
+	c.classify = alreadyDoneWhenStatus(done)
+	return c
+}
+
+func checkRequeueEvent(seen data.Item, _ time.Time, o Options) error {
+	if err := checkEventStatus(seen, "failed", "requeued"); err != nil {
+		return err
+	}
+	n, err := retryCount(seen)
+	if err != nil {
+		return err
+	}
+	if seen["retry_count"] == nil || n < int64(o.RetryMax) {
+		return fmt.Errorf("retries are not exhausted (retry_count %s of %d): the retry job still takes this event up", show(seen["retry_count"]), o.RetryMax)
+	}
+	return nil
+}
+
+func buildRequeueEvent(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]Clause, []setOp, []Change, error) {
+	exhausted := b.cmp("retry_count", ">=", "retry_max", nv(int64(o.RetryMax)),
+		fmt.Sprintf("retry_count is at least %d (retries exhausted)", o.RetryMax), FailWrongState)
+	exhausted.explain = func(it data.Item) string {
+		return fmt.Sprintf("retries not exhausted: retry_count is %s (max %d)", show(it["retry_count"]), o.RetryMax)
+	}
+	clauses := append([]Clause{
+		b.exists("user_id", "the event still exists", FailGone),
+		eventStatusClause(b, "failed", "", now),
+		exhausted,
+	}, eventPins(b, seen)...)
+	sets, changes := moveEvent(b, seen, "failed")
+	sets = append(sets, setOp{"retry_count", b.value("zero", nv(0))})
+	changes = append(changes, Change{"retry_count", show(seen["retry_count"]), "0 (the retry job takes it up again)"})
 	return clauses, sets, changes, nil
 }
 
-// describeEvent: "already being retried: status is retrying since 12:04:11
-// (retry_count 2)" or "status is delivered".
-func describeEvent(it data.Item, now time.Time) string {
-	status, _ := str(it, "status")
+func checkDeliverEvent(seen data.Item, _ time.Time, _ Options) error {
+	if err := checkEventStatus(seen, "failed", "marked delivered"); err != nil {
+		return err
+	}
+	_, err := retryCount(seen)
+	return err
+}
+
+func buildDeliverEvent(b *exprBuilder, seen data.Item, now time.Time, _ Options) ([]Clause, []setOp, []Change, error) {
+	clauses := append([]Clause{
+		b.exists("user_id", "the event still exists", FailGone),
+		eventStatusClause(b, "failed", "delivered", now),
+	}, eventPins(b, seen)...)
+	sets, changes := moveEvent(b, seen, "delivered")
+	changes = append(changes, Change{"retry_count", show(seen["retry_count"]), show(seen["retry_count"]) + " (kept)"})
+	return clauses, sets, changes, nil
+}
+
+// eventStamp reads the event's timestamp for the staleness check: the
+// attribute, an ISO 8601 UTC "Z" string as the service writes it (text
+// order is then time order, which is what lets DynamoDB compare it).
+func eventStamp(seen data.Item, now time.Time) (string, time.Time, error) {
+	v := seen["timestamp"]
+	raw, isS := str(seen, "timestamp")
+	switch {
+	case v == nil:
+		return "", time.Time{}, errors.New("the event has no timestamp attribute, so opsdeck cannot tell how long it has been retrying")
+	case !isS:
+		return "", time.Time{}, fmt.Errorf("timestamp is %s, not the ISO 8601 string the service writes", typed(v))
+	}
+	at, _, err := data.ParseTime(raw)
+	switch {
+	case err != nil:
+		return "", time.Time{}, fmt.Errorf("timestamp is %s, not an ISO 8601 time", show(v))
+	case !utcStamp.MatchString(raw):
+		return "", time.Time{}, fmt.Errorf("timestamp %s is not a UTC timestamp ending in \"Z\" (as the service writes), so DynamoDB cannot compare it with the cutoff", show(v))
+	case at.After(now.Add(clockSkew)):
+		return "", time.Time{}, fmt.Errorf("timestamp %s is in the future; a clock is wrong, so opsdeck will not judge whether the event is stuck", show(v))
+	}
+	return raw, at, nil
+}
+
+func checkUnstickEvent(seen data.Item, now time.Time, o Options) error {
+	if err := checkEventStatus(seen, "retrying", "unstuck"); err != nil {
+		return err
+	}
+	if _, err := retryCount(seen); err != nil {
+		return err
+	}
+	raw, at, err := eventStamp(seen, now)
+	if err != nil {
+		return err
+	}
+	if raw >= cutoffText(raw, now.Add(-o.StuckRetry)) {
+		return fmt.Errorf("the event is %s old; only events retrying for more than %s count as stuck", max(now.Sub(at), 0).Truncate(time.Second), o.StuckRetry)
+	}
+	return nil
+}
+
+func buildUnstickEvent(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]Clause, []setOp, []Change, error) {
+	raw, _ := str(seen, "timestamp")
+	old := b.cmp("timestamp", "<", "stuck_before", sv(cutoffText(raw, now.Add(-o.StuckRetry))),
+		fmt.Sprintf("the event is more than %s old", o.StuckRetry), FailNotStale)
+	clauses := append([]Clause{
+		b.exists("user_id", "the event still exists", FailGone),
+		eventStatusClause(b, "retrying", "failed", now),
+		old,
+	}, eventPins(b, seen)...)
+	sets, changes := moveEvent(b, seen, "failed")
+	changes = append(changes, Change{"retry_count", show(seen["retry_count"]), show(seen["retry_count"]) + " (kept: the worker counts its attempts)"})
+	return clauses, sets, changes, nil
+}
+
+// describeEvent: "status is delivered (retry_count 2)".
+func describeEvent(it data.Item, _ time.Time) string {
 	var b strings.Builder
-	if status == "retrying" {
-		b.WriteString("already being retried: ")
-	}
 	fmt.Fprintf(&b, "status is %s", show(it["status"]))
-	if status == "retrying" {
-		b.WriteString(since(it, "last_retry_at", now))
-	}
 	if v := it["retry_count"]; v != nil {
 		fmt.Fprintf(&b, " (retry_count %s)", show(v))
 	}
 	return b.String()
+}
+
+// kept is a change's "after" text, marked when the value written is the
+// one already there (a requeue keeps failed): the write is still sent.
+func kept(before types.AttributeValue, after string) string {
+	if s, ok := before.(*types.AttributeValueMemberS); ok && s.Value == after {
+		return after + " (kept)"
+	}
+	return after
 }

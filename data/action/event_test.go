@@ -1,6 +1,7 @@
 package action
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -36,96 +37,91 @@ func failedEvent(id string, retries int64) data.Item {
 	return it
 }
 
-func TestRetryEventMovesStatusAndStatusIndexKeyTogether(t *testing.T) {
-	w := newWorld(t, data.TableEvents)
-	w.put(data.TableEvents, failedEvent("ev-ok", 1))
-	r := w.exec.Execute(w.ctx, w.plan(RetryEvent, eventKey("ev-ok"), Options{}))
-	if !r.OK {
-		t.Fatalf("retry failed: %s", r.Message)
+func eventIn(status string, retries int64) func(string) data.Item {
+	return func(id string) data.Item {
+		it := failedEvent(id, retries)
+		it["status"] = S(status)
+		it["status#timestamp"] = S(status + "#" + evTS)
+		return it
 	}
-	got := w.get(data.TableEvents, eventKey("ev-ok"))
-	if s := attrS(t, got, "status"); s != "retrying" {
-		t.Errorf("status = %q", s)
-	}
-	if s := attrS(t, got, "status#timestamp"); s != "retrying#"+evTS {
-		t.Errorf("status#timestamp = %q", s)
-	}
-	if n := attrN(t, got, "retry_count"); n != "2" {
-		t.Errorf("retry_count = %s, want 2", n)
-	}
-	if s := attrS(t, got, "last_retry_at"); s != w.now.UTC().Format(eventTime) {
-		t.Errorf("last_retry_at = %q", s)
-	}
-	if attrS(t, got, "event_type#timestamp") != "order.completed#"+evTS || attrN(t, got, "ttl") != "1900000000" {
-		t.Errorf("untouched attributes changed: %v", got)
-	}
+}
 
-	// The delivery worker's query (StatusIndex, begins_with "retrying")
-	// finds the event: that is the point of moving status#timestamp.
+// statusSlice is what the service's Pattern 5 query returns for a status:
+// the event ids in that StatusIndex slice of user-1.
+func statusSlice(w *world, status string) []string {
+	w.t.Helper()
 	out, err := w.conn.DB.Query(w.ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(w.tables.Name(data.TableEvents)),
 		IndexName:                 aws.String("StatusIndex"),
 		KeyConditionExpression:    aws.String("user_id = :u AND begins_with(#st, :p)"),
 		ExpressionAttributeNames:  map[string]string{"#st": "status#timestamp"},
-		ExpressionAttributeValues: data.Item{":u": S("user-1"), ":p": S("retrying")},
+		ExpressionAttributeValues: data.Item{":u": S("user-1"), ":p": S(status)},
 	})
 	if err != nil {
-		t.Fatal(err)
+		w.t.Fatal(err)
 	}
-	if len(out.Items) != 1 || attrS(t, out.Items[0], "event_id") != "ev-ok" {
-		t.Fatalf("StatusIndex query found %d items", len(out.Items))
+	var ids []string
+	for _, it := range out.Items {
+		ids = append(ids, attrS(w.t, it, "event_id"))
+	}
+	return ids
+}
+
+// expectEventAt checks the event as the service reads it: status and
+// status#timestamp in step, in the StatusIndex slice of its status and no
+// other, the attributes the action does not own untouched.
+func expectEventAt(w *world, id, status, retries string) {
+	t := w.t
+	t.Helper()
+	got := w.get(data.TableEvents, eventKey(id))
+	if s := attrS(t, got, "status"); s != status {
+		t.Errorf("status = %q, want %q", s, status)
+	}
+	if s := attrS(t, got, "status#timestamp"); s != status+"#"+evTS {
+		t.Errorf("status#timestamp = %q, want %q", s, status+"#"+evTS)
+	}
+	if n := attrN(t, got, "retry_count"); n != retries {
+		t.Errorf("retry_count = %s, want %s", n, retries)
+	}
+	if attrS(t, got, "event_type#timestamp") != "order.completed#"+evTS || attrN(t, got, "ttl") != "1900000000" || attrS(t, got, "timestamp") != evTS {
+		t.Errorf("attributes the action does not own changed: %v", got)
+	}
+	for _, st := range []string{"received", "delivered", "failed", "retrying"} {
+		found := strings.Contains(strings.Join(statusSlice(w, st), " "), id)
+		if found != (st == status) {
+			t.Errorf("StatusIndex slice %q finds %s: %v", st, id, found)
+		}
 	}
 }
 
-func TestRetryEventWithoutRetryCountStartsAtOne(t *testing.T) {
-	w := newWorld(t, data.TableEvents)
-	w.put(data.TableEvents, failedEvent("ev-nocount", -1))
-	p := w.plan(RetryEvent, eventKey("ev-nocount"), Options{})
-	if !strings.Contains(p.ConditionExpression, "attribute_not_exists(#retry_count)") {
-		t.Errorf("absent retry_count must be pinned as absent: %s", p.ConditionExpression)
-	}
-	if r := w.exec.Execute(w.ctx, p); !r.OK {
-		t.Fatalf("retry failed: %s", r.Message)
-	}
-	if n := attrN(t, w.get(data.TableEvents, eventKey("ev-nocount")), "retry_count"); n != "1" {
-		t.Errorf("retry_count = %s, want 1", n)
-	}
+type eventGuardCase struct {
+	name   string
+	expr   string // "" deletes the item
+	values data.Item
+	clause string
+	why    Failure
+	msg    string
 }
 
-func TestRetryEventGuardClauses(t *testing.T) {
+// runEventGuards plans kind on a fresh item per case, changes the item
+// behind the operator's back, and expects the write refused on the named
+// clause with the item untouched.
+func runEventGuards(t *testing.T, kind Kind, mk func(string) data.Item, opts Options, cases []eventGuardCase) {
 	w := newWorld(t, data.TableEvents)
-	cases := []struct {
-		name   string
-		expr   string // "" deletes the item
-		values data.Item
-		clause string
-		why    Failure
-		msg    string
-	}{
-		{"already retried by someone", "SET #s = :v, retry_count = :n", data.Item{":v": S("retrying"), ":n": N(2)},
-			"status is still failed", FailAlreadyDone, "not queued for retry: already being retried: status is retrying (retry_count 2)"},
-		{"delivered meanwhile", "SET #s = :v", data.Item{":v": S("delivered")},
-			"status is still failed", FailWrongState, "not queued for retry: status is delivered (retry_count 1)"},
-		{"retry_count moved", "SET retry_count = :n", data.Item{":n": N(2)},
-			"retry_count is still 1, as seen", FailChangedSinceSeen, "changed since seen: retry_count was 1, is now 2"},
-		{"timestamp rewritten", "SET #ts = :v", data.Item{":v": S("2026-11-21T10:30:46Z")},
-			"timestamp is still " + evTS + ", as seen", FailChangedSinceSeen, "changed since seen: timestamp was " + evTS},
-		{"deleted", "", nil, "the event still exists", FailGone, "not queued for retry: the item no longer exists"},
-	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			id := "ev-guard-" + string(rune('a'+i))
-			w.put(data.TableEvents, failedEvent(id, 1))
-			p := w.plan(RetryEvent, eventKey(id), Options{})
+			w.t = t
+			id := fmt.Sprintf("ev-%s-%d", kind, i)
+			w.put(data.TableEvents, mk(id))
+			p := w.plan(kind, eventKey(id), opts)
 			if tc.expr == "" {
 				w.del(data.TableEvents, eventKey(id))
 			} else {
 				names := map[string]string{}
-				if strings.Contains(tc.expr, "#s ") {
-					names["#s"] = "status"
-				}
-				if strings.Contains(tc.expr, "#ts") {
-					names["#ts"] = "timestamp"
+				for ph, n := range map[string]string{"#s ": "status", "#ts ": "timestamp", "#sts ": "status#timestamp"} {
+					if strings.Contains(tc.expr, ph) {
+						names[strings.TrimSpace(ph)] = n
+					}
 				}
 				if len(names) == 0 {
 					names = nil
@@ -141,55 +137,172 @@ func TestRetryEventGuardClauses(t *testing.T) {
 	}
 }
 
-// "retry_count < max" cannot fail on its own in normal use (the pin on the
-// seen count holds it below max), so this checks the clause itself: a plan
-// made under a looser max is sent with max lowered to the current count.
-func TestRetryEventMaxClauseIsEnforcedByDynamoDB(t *testing.T) {
+func TestRequeueResetsAnExhaustedEventForTheRetryJob(t *testing.T) {
 	w := newWorld(t, data.TableEvents)
-	w.put(data.TableEvents, failedEvent("ev-max", 3))
-	p := w.plan(RetryEvent, eventKey("ev-max"), Options{RetryMax: 5})
-	p.opts.RetryMax = 3
-	expectGuardFailure(t, w.exec.Execute(w.ctx, p), "retry_count is below 3", FailRetriesExhausted,
-		"not queued for retry: retries exhausted: retry_count is 3 (max 3)")
-	if n := attrN(t, w.get(data.TableEvents, eventKey("ev-max")), "retry_count"); n != "3" {
-		t.Errorf("retry_count = %s after a refused retry", n)
+	w.put(data.TableEvents, failedEvent("ev-rq", 3))
+	p := w.plan(RequeueEvent, eventKey("ev-rq"), Options{})
+	want := "attribute_exists(#user_id) AND #status = :failed AND #retry_count >= :retry_max AND #retry_count = :seen_retry_count AND #status_timestamp = :seen_status_timestamp AND #timestamp = :seen_timestamp"
+	if p.ConditionExpression != want {
+		t.Errorf("condition\n got %s\nwant %s", p.ConditionExpression, want)
 	}
+	if r := w.exec.Execute(w.ctx, p); !r.OK || r.Message != "requeued ev-rq" {
+		t.Fatalf("requeue: %s", r.Message)
+	}
+	expectEventAt(w, "ev-rq", "failed", "0")
 }
 
-func TestRetryEventNotApplicable(t *testing.T) {
+func TestRequeueGuardClauses(t *testing.T) {
+	runEventGuards(t, RequeueEvent, eventIn("failed", 3), Options{}, []eventGuardCase{
+		{"delivered meanwhile", "SET #s = :v", data.Item{":v": S("delivered")},
+			"status is still failed", FailWrongState, "not requeued: status is delivered (retry_count 3)"},
+		{"requeued by someone", "SET retry_count = :n", data.Item{":n": N(0)},
+			"retry_count is at least 3 (retries exhausted)", FailWrongState, "not requeued: retries not exhausted: retry_count is 0 (max 3)"},
+		{"the worker counted another attempt", "SET retry_count = :n", data.Item{":n": N(4)},
+			"retry_count is still 3, as seen", FailChangedSinceSeen, "not requeued: changed since seen: retry_count was 3, is now 4"},
+		{"index key rewritten", "SET #sts = :v", data.Item{":v": S("failed#2026-11-21T10:30:46Z")},
+			"status#timestamp is still failed#" + evTS + ", as seen", FailChangedSinceSeen, "changed since seen: status#timestamp was failed#" + evTS},
+		{"timestamp rewritten", "SET #ts = :v", data.Item{":v": S("2026-11-21T10:30:46Z")},
+			"timestamp is still " + evTS + ", as seen", FailChangedSinceSeen, "changed since seen: timestamp was " + evTS},
+		{"deleted", "", nil, "the event still exists", FailGone, "not requeued: the item no longer exists"},
+	})
+}
+
+// "retry_count >= max" cannot fail on its own while the pin holds the count
+// where it was seen, so this checks the clause itself: a plan made under a
+// lower max is sent with the max raised above the count.
+func TestRequeueExhaustedClauseIsEnforcedByDynamoDB(t *testing.T) {
+	w := newWorld(t, data.TableEvents)
+	w.put(data.TableEvents, failedEvent("ev-max", 3))
+	p := w.plan(RequeueEvent, eventKey("ev-max"), Options{RetryMax: 3})
+	p.opts.RetryMax = 5
+	expectGuardFailure(t, w.exec.Execute(w.ctx, p), "retry_count is at least 5 (retries exhausted)", FailWrongState,
+		"not requeued: retries not exhausted: retry_count is 3 (max 5)")
+}
+
+func TestRequeueNotApplicable(t *testing.T) {
 	now := time.Now()
-	cases := []struct {
+	for _, tc := range []struct {
 		name string
-		edit func(data.Item)
+		it   data.Item
 		opts Options
 		want string
 	}{
-		{"delivered", func(it data.Item) { it["status"] = S("delivered") }, Options{}, "only failed events can be retried; this one is delivered"},
-		{"exhausted at default max", func(it data.Item) { it["retry_count"] = N(3) }, Options{}, "retries exhausted: retry_count is 3 of 3 allowed"},
-		{"exhausted at configured max", func(it data.Item) { it["retry_count"] = N(1) }, Options{RetryMax: 1}, "retries exhausted: retry_count is 1 of 1 allowed"},
-		{"count stored as a string", func(it data.Item) { it["retry_count"] = S("2") }, Options{}, `retry_count is a string ("2"), not a number; opsdeck will not count on it`},
-		{"count with a fraction", func(it data.Item) { it["retry_count"] = &types.AttributeValueMemberN{Value: "1.5"} }, Options{}, "retry_count is 1.5, not a whole number"},
-		{"negative count", func(it data.Item) { it["retry_count"] = N(-1) }, Options{}, "retry_count is -1, below zero"},
-		{"count beyond int64", func(it data.Item) { it["retry_count"] = &types.AttributeValueMemberN{Value: "1e30"} }, Options{}, "retry_count is 1e30, too large"},
-		{"no timestamp anywhere", func(it data.Item) { delete(it, "timestamp"); it["timestamp#event_id"] = S("nohash") }, Options{}, "the event has no timestamp"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			it := failedEvent("ev-x", 1)
-			tc.edit(it)
-			if _, err := PlanFor(RetryEvent, it, now, tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err = %v, want %q", err, tc.want)
-			}
-		})
+		{"not exhausted", failedEvent("e", 1), Options{}, "retries are not exhausted (retry_count 1 of 3): the retry job still takes this event up"},
+		{"no count", failedEvent("e", -1), Options{}, "retries are not exhausted (retry_count absent of 3)"},
+		{"retrying", eventIn("retrying", 3)("e"), Options{}, "only failed events can be requeued; this one is retrying"},
+		{"count as a string", func() data.Item { it := failedEvent("e", 3); it["retry_count"] = S("3"); return it }(), Options{}, `retry_count is a string ("3"), not a number; opsdeck will not count on it`},
+		{"count with a fraction", func() data.Item {
+			it := failedEvent("e", 3)
+			it["retry_count"] = &types.AttributeValueMemberN{Value: "3.5"}
+			return it
+		}(), Options{}, "retry_count is 3.5, not a whole number"},
+		{"no timestamp anywhere", func() data.Item {
+			it := failedEvent("e", 3)
+			delete(it, "timestamp")
+			it["timestamp#event_id"] = S("nohash")
+			return it
+		}(), Options{}, "the event has no timestamp"},
+	} {
+		if _, err := PlanFor(RequeueEvent, tc.it, now, tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+		}
 	}
 	// The sort key's timestamp stands in for a missing attribute.
-	it := failedEvent("ev-sk", 0)
+	it := failedEvent("ev-sk", 3)
 	delete(it, "timestamp")
-	p, err := PlanFor(RetryEvent, it, now, Options{})
+	p, err := PlanFor(RequeueEvent, it, now, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := p.Values[":status_timestamp"]; !avEqual(v, S("retrying#"+evTS)) {
+	if v := p.Values[":status_timestamp"]; !avEqual(v, S("failed#"+evTS)) {
 		t.Errorf("status#timestamp from the sort key = %v", v)
+	}
+}
+
+func TestMarkDeliveredIsTerminalAndKeepsTheCount(t *testing.T) {
+	w := newWorld(t, data.TableEvents)
+	w.put(data.TableEvents, failedEvent("ev-dl", 2))
+	if r := w.exec.Execute(w.ctx, w.plan(MarkEventDelivered, eventKey("ev-dl"), Options{})); !r.OK || r.Message != "marked delivered ev-dl" {
+		t.Fatalf("mark delivered: %s", r.Message)
+	}
+	expectEventAt(w, "ev-dl", "delivered", "2")
+}
+
+func TestMarkDeliveredGuardClauses(t *testing.T) {
+	runEventGuards(t, MarkEventDelivered, eventIn("failed", 1), Options{}, []eventGuardCase{
+		{"delivered by the worker", "SET #s = :v", data.Item{":v": S("delivered")},
+			"status is still failed", FailAlreadyDone, "not marked delivered: status is delivered (retry_count 1)"},
+		{"taken up by the retry job", "SET #s = :v", data.Item{":v": S("retrying")},
+			"status is still failed", FailWrongState, "not marked delivered: status is retrying (retry_count 1)"},
+		{"another attempt counted", "SET retry_count = :n", data.Item{":n": N(2)},
+			"retry_count is still 1, as seen", FailChangedSinceSeen, "changed since seen: retry_count was 1, is now 2"},
+		{"index key rewritten", "SET #sts = :v", data.Item{":v": S("received#" + evTS)},
+			"status#timestamp is still failed#" + evTS + ", as seen", FailChangedSinceSeen, "changed since seen: status#timestamp was failed#" + evTS},
+		{"timestamp rewritten", "SET #ts = :v", data.Item{":v": S("2026-11-21T10:30:46Z")},
+			"timestamp is still " + evTS + ", as seen", FailChangedSinceSeen, "changed since seen: timestamp was " + evTS},
+		{"deleted", "", nil, "the event still exists", FailGone, "not marked delivered: the item no longer exists"},
+	})
+}
+
+func TestUnstickReturnsAStuckRetryToFailed(t *testing.T) {
+	w := newWorld(t, data.TableEvents)
+	w.put(data.TableEvents, eventIn("retrying", 2)("ev-us"))
+	p := w.plan(UnstickEvent, eventKey("ev-us"), Options{})
+	if !strings.Contains(p.ConditionExpression, "#timestamp < :stuck_before") ||
+		!avEqual(p.Values[":stuck_before"], S(w.now.Add(-time.Hour).UTC().Format("2006-01-02T15:04:05.000000000Z"))) {
+		t.Errorf("condition %s, cutoff %v", p.ConditionExpression, p.Values[":stuck_before"])
+	}
+	if r := w.exec.Execute(w.ctx, p); !r.OK || r.Message != "back to failed ev-us" {
+		t.Fatalf("unstick: %s", r.Message)
+	}
+	expectEventAt(w, "ev-us", "failed", "2")
+}
+
+func TestUnstickGuardClauses(t *testing.T) {
+	runEventGuards(t, UnstickEvent, eventIn("retrying", 2), Options{}, []eventGuardCase{
+		{"unstuck by someone", "SET #s = :v", data.Item{":v": S("failed")},
+			"status is still retrying", FailAlreadyDone, "not back to failed: status is failed (retry_count 2)"},
+		{"delivered after all", "SET #s = :v", data.Item{":v": S("delivered")},
+			"status is still retrying", FailWrongState, "not back to failed: status is delivered (retry_count 2)"},
+		{"the worker counted an attempt", "SET retry_count = :n", data.Item{":n": N(3)},
+			"retry_count is still 2, as seen", FailChangedSinceSeen, "changed since seen: retry_count was 2, is now 3"},
+		{"index key rewritten", "SET #sts = :v", data.Item{":v": S("retrying#2026-11-21T10:30:46Z")},
+			"status#timestamp is still retrying#" + evTS + ", as seen", FailChangedSinceSeen, "changed since seen: status#timestamp was retrying#" + evTS},
+		{"deleted", "", nil, "the event still exists", FailGone, "not back to failed: the item no longer exists"},
+	})
+	// The age clause alone: a plan made under a short threshold, sent
+	// with one longer than the event's age.
+	w := newWorld(t, data.TableEvents)
+	w.put(data.TableEvents, eventIn("retrying", 2)("ev-young"))
+	p := w.plan(UnstickEvent, eventKey("ev-young"), Options{})
+	p.opts.StuckRetry = 1000 * time.Hour
+	expectGuardFailure(t, w.exec.Execute(w.ctx, p), "the event is more than 1000h0m0s old", FailNotStale, "not back to failed: the event is more than 1000h0m0s old no longer holds")
+	// The timestamp pin alone: a rewritten timestamp older still.
+	w.put(data.TableEvents, eventIn("retrying", 2)("ev-ts"))
+	p = w.plan(UnstickEvent, eventKey("ev-ts"), Options{})
+	w.update(data.TableEvents, eventKey("ev-ts"), "SET #ts = :v", map[string]string{"#ts": "timestamp"}, data.Item{":v": S("2026-11-20T10:30:45.123456Z")})
+	expectGuardFailure(t, w.exec.Execute(w.ctx, p), "timestamp is still "+evTS+", as seen", FailChangedSinceSeen, "changed since seen: timestamp was "+evTS)
+}
+
+func TestUnstickNotApplicable(t *testing.T) {
+	now := time.Now()
+	fresh := now.Add(-10 * time.Minute).UTC().Format(eventTime)
+	for _, tc := range []struct {
+		name string
+		edit func(data.Item)
+		want string
+	}{
+		{"failed", func(it data.Item) { it["status"] = S("failed") }, "only retrying events can be unstuck; this one is failed"},
+		{"young", func(it data.Item) { it["timestamp"] = S(fresh) }, "only events retrying for more than 1h0m0s count as stuck"},
+		{"numeric timestamp", func(it data.Item) { it["timestamp"] = N(1763720000) }, "timestamp is a N (1763720000), not the ISO 8601 string"},
+		{"local time", func(it data.Item) { it["timestamp"] = S("2026-11-21T10:30:45+01:00") }, `not a UTC timestamp ending in "Z"`},
+		{"future", func(it data.Item) { it["timestamp"] = S(now.Add(time.Hour).UTC().Format(eventTime)) }, "is in the future"},
+		{"no timestamp", func(it data.Item) { delete(it, "timestamp") }, "the event has no timestamp attribute"},
+	} {
+		it := eventIn("retrying", 1)("e")
+		tc.edit(it)
+		if _, err := PlanFor(UnstickEvent, it, now, Options{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }

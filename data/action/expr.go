@@ -32,6 +32,8 @@ const (
 	FailRetriesExhausted Failure = "retries-exhausted"
 	// FailNotStale: a run was updated too recently to be called stuck.
 	FailNotStale Failure = "not-stale"
+	// FailNotExpired: a sandbox's allocation is still within its window.
+	FailNotExpired Failure = "not-expired"
 )
 
 // Clause is one conjunct of a guard. Text is the plain-words form the
@@ -191,19 +193,28 @@ func (b *exprBuilder) in(attr, label string, vs []string, text string, why Failu
 	}
 }
 
-// cmp builds "attr < :v" (op "<") or "attr > :v" (op ">").
+// cmp builds "attr <op> :v" for op one of <, <=, >, >=.
 func (b *exprBuilder) cmp(attr, op, label string, v types.AttributeValue, text string, why Failure) Clause {
-	want := -1
-	if op == ">" {
-		want = 1
-	}
 	return Clause{
 		Text: text,
 		Expr: fmt.Sprintf("%s %s %s", b.name(attr), op, b.value(label, v)),
 		Why:  why,
 		holds: func(it data.Item) bool {
 			c, ok := avCompare(it[attr], v)
-			return ok && c == want
+			if !ok {
+				return false
+			}
+			switch op {
+			case "<":
+				return c < 0
+			case "<=":
+				return c <= 0
+			case ">":
+				return c > 0
+			case ">=":
+				return c >= 0
+			}
+			panic("action: unknown comparison " + op) // a programming error in this package
 		},
 	}
 }

@@ -12,16 +12,21 @@ import (
 // Options tune the actions. The zero value is usable: defaults apply.
 type Options struct {
 	RetryMax int           // events: retries allowed before giving up (default 3)
-	StaleRun time.Duration // runs: how long in PROCESSING counts as stuck (default 30m)
-	Operator Operator      // who acts (default CurrentOperator(""))
+	StaleRun time.Duration // runs: how long in UPLOADED or PROCESSING counts as stuck (default 30m)
+	// StuckRetry: how old a retrying event must be to count as stuck
+	// (default 1h). The event records no time of its status change, so
+	// its age is that of its own timestamp.
+	StuckRetry time.Duration
+	Operator   Operator // who acts (default CurrentOperator(""))
 	// FailureReason is written to a run marked failed; empty gives a
 	// sentence naming the operator and how long the run was stuck.
 	FailureReason string
 }
 
 const (
-	DefaultRetryMax = 3
-	DefaultStaleRun = 30 * time.Minute
+	DefaultRetryMax   = 3
+	DefaultStaleRun   = 30 * time.Minute
+	DefaultStuckRetry = time.Hour
 )
 
 func (o Options) withDefaults() Options {
@@ -30,6 +35,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StaleRun <= 0 {
 		o.StaleRun = DefaultStaleRun
+	}
+	if o.StuckRetry <= 0 {
+		o.StuckRetry = DefaultStuckRetry
 	}
 	if o.Operator.User == "" {
 		o.Operator = CurrentOperator(o.Operator.Profile)

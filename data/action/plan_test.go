@@ -20,14 +20,19 @@ func TestAvailable(t *testing.T) {
 		want  []Kind
 	}{
 		{data.TableSessions, runningSession("s"), []Kind{ReleaseSession}},
-		{data.TableEvents, failedEvent("e", 0), []Kind{RetryEvent}},
+		{data.TableEvents, failedEvent("e", 0), []Kind{MarkEventDelivered}},
+		{data.TableEvents, failedEvent("e", 3), []Kind{RequeueEvent, MarkEventDelivered}},
+		{data.TableEvents, eventIn("retrying", 1)("e"), []Kind{UnstickEvent}},
+		{data.TableAPIKeys, apiKey("k", "ACTIVE"), []Kind{DeactivateAPIKey}},
+		{data.TableProjects, project("p", "INACTIVE"), []Kind{ReactivateProject}},
 		{data.TableSandboxes, allocatedSandbox("s", now), []Kind{MarkSandboxDeletion}},
-		{data.TableSandboxes, deletionFailedSandbox("s", now), []Kind{RetrySandboxDeletion}},
+		{data.TableSandboxes, expiredSandbox("s", now), []Kind{ExpireSandbox}},
 		{data.TableSandboxes, pending, nil},
 		{data.TableGraphRuns, stuckRun("r", now.Add(-time.Hour)), []Kind{MarkRunFailed}},
 		{data.TableGraphRuns, stuckRun("r", now), nil},
 		{data.TableDelegations, data.Item{"link": S("bafy..."), "audience": S("did:key:z")}, nil},
 		{data.TableProjects, data.Item{"projectId": S("p")}, nil},
+		{data.TableGraphRuns, func() data.Item { r := stuckRun("r", now.Add(-time.Hour)); r["status"] = S("UPLOADED"); return r }(), []Kind{MarkRunFailed}},
 	}
 	for _, tc := range cases {
 		got := Available(tc.table, tc.item, now, Options{})
@@ -110,11 +115,17 @@ func TestPlanForNeverPanicsOnBadItems(t *testing.T) {
 func TestPlansAreSelfConsistent(t *testing.T) {
 	now := time.Now()
 	items := map[Kind]data.Item{
-		ReleaseSession:       runningSession("s"),
-		RetryEvent:           failedEvent("e", 2),
-		MarkSandboxDeletion:  allocatedSandbox("b", now),
-		RetrySandboxDeletion: deletionFailedSandbox("b", now),
-		MarkRunFailed:        stuckRun("r", now.Add(-time.Hour)),
+		ReleaseSession:      runningSession("s"),
+		RequeueEvent:        failedEvent("e", 3),
+		MarkEventDelivered:  failedEvent("e", 2),
+		UnstickEvent:        eventIn("retrying", 1)("e"),
+		MarkSandboxDeletion: allocatedSandbox("b", now),
+		ExpireSandbox:       expiredSandbox("b", now),
+		MarkRunFailed:       stuckRun("r", now.Add(-time.Hour)),
+		DeactivateAPIKey:    apiKey("k", "ACTIVE"),
+		ReactivateAPIKey:    apiKey("k", "INACTIVE"),
+		DeactivateProject:   project("p", "ACTIVE"),
+		ReactivateProject:   project("p", "INACTIVE"),
 	}
 	for k, it := range items {
 		p, err := PlanFor(k, it, now, Options{})

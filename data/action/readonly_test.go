@@ -51,9 +51,10 @@ func TestReadOnlyExecuteSendsNoRequest(t *testing.T) {
 		item data.Item
 	}{
 		{ReleaseSession, runningSession("sess_ro")},
-		{RetryEvent, failedEvent("ev-ro", 0)},
+		{RequeueEvent, failedEvent("ev-ro", 3)},
+		{DeactivateAPIKey, apiKey("k-ro", "ACTIVE")},
 		{MarkSandboxDeletion, allocatedSandbox("sb-ro", now)},
-		{RetrySandboxDeletion, deletionFailedSandbox("sb-ro2", now)},
+		{ExpireSandbox, expiredSandbox("sb-ro2", now)},
 		{MarkRunFailed, stuckRun("r-ro", now.Add(-time.Hour))},
 	} {
 		p, err := PlanFor(k.kind, k.item, now, Options{})

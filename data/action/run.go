@@ -10,8 +10,9 @@ import (
 	"opsdeck/data"
 )
 
-// Runs · Mark failed. A run whose Lambda died stays PROCESSING forever and
-// blocks the user's dashboard; the operator may close it, but only once it
+// Runs · Mark failed. A run whose Lambda died stays PROCESSING forever, and
+// one whose analysis never started stays UPLOADED, blocking the user's
+// dashboard either way; the operator may close it, but only once it
 // has been silent for longer than the threshold, and only if it is still the
 // same silence they saw (updatedAt pinned).
 
@@ -37,7 +38,12 @@ var utcStamp = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}
 // so that "…:11.5Z" compares with "…:11.000000000Z" by time ("." sorts
 // before "Z" and would make a fractional value look older than it is).
 func staleBefore(raw string, now time.Time, o Options) string {
-	cut := now.Add(-o.StaleRun).UTC()
+	return cutoffText(raw, now.Add(-o.StaleRun))
+}
+
+// cutoffText writes cut in the shape that compares with raw by time.
+func cutoffText(raw string, cut time.Time) string {
+	cut = cut.UTC()
 	if strings.Contains(raw, ".") {
 		return cut.Format("2006-01-02T15:04:05.000000000Z")
 	}
@@ -49,8 +55,8 @@ func checkMarkRun(seen data.Item, now time.Time, o Options) error {
 	if !ok {
 		return fmt.Errorf("this run has no readable status (%s)", show(seen["status"]))
 	}
-	if status != "PROCESSING" {
-		return fmt.Errorf("only runs stuck in PROCESSING can be marked failed; this one is %s", clip(status))
+	if status != "PROCESSING" && status != "UPLOADED" {
+		return fmt.Errorf("only runs stuck in UPLOADED or PROCESSING can be marked failed; this one is %s", clip(status))
 	}
 	if err := requireScalar(seen, "updatedAt"); err != nil {
 		return err
@@ -78,13 +84,14 @@ func checkMarkRun(seen data.Item, now time.Time, o Options) error {
 	// The decision is the condition's own comparison, on the same text.
 	if raw >= staleBefore(raw, now, o) {
 		age := max(now.Sub(updated), 0).Truncate(time.Second)
-		return fmt.Errorf("the run was updated %s ago; only runs silent in PROCESSING for more than %s count as stuck", age, o.StaleRun)
+		return fmt.Errorf("the run was updated %s ago; only runs silent in %s for more than %s count as stuck", age, status, o.StaleRun)
 	}
 	return nil
 }
 
 func buildMarkRun(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]Clause, []setOp, []Change, error) {
-	processing := b.eq("status", "processing", sv("PROCESSING"), "status is still PROCESSING", FailWrongState)
+	status, _ := str(seen, "status")
+	processing := b.eq("status", "stuck_status", sv(status), "status is still "+status, FailWrongState)
 	processing.explain = func(it data.Item) string {
 		prefix := ""
 		if s, _ := str(it, "status"); s == "FAILED" {
@@ -113,7 +120,7 @@ func buildMarkRun(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]C
 	at := now.UTC().Format(runTime)
 	reason := o.FailureReason
 	if strings.TrimSpace(reason) == "" {
-		reason = fmt.Sprintf("marked failed by %s via opsdeck: stuck in PROCESSING since %s", o.Operator.User, raw)
+		reason = fmt.Sprintf("marked failed by %s via opsdeck: stuck in %s since %s", o.Operator.User, status, raw)
 	}
 	sets := []setOp{
 		{"status", b.value("failed", sv("FAILED"))},

@@ -102,7 +102,7 @@ func TestMarkRunFailedNotApplicable(t *testing.T) {
 		want string
 	}{
 		{"complete", func() data.Item { it := stuckRun("r", now.Add(-time.Hour)); it["status"] = S("COMPLETE"); return it }(), Options{},
-			"only runs stuck in PROCESSING can be marked failed; this one is COMPLETE"},
+			"only runs stuck in UPLOADED or PROCESSING can be marked failed; this one is COMPLETE"},
 		{"recent", stuckRun("r", now.Add(-5*time.Minute)), Options{}, "the run was updated 5m0s ago; only runs silent in PROCESSING for more than 30m0s count as stuck"},
 		{"recent, with an offset", func() data.Item {
 			it := stuckRun("r", now)
@@ -130,5 +130,71 @@ func TestMarkRunFailedNotApplicable(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A run whose analysis never started (UPLOADED past the threshold) is as
+// stuck as one whose Lambda died; the guard is on the status seen.
+func TestMarkUploadedRunFailed(t *testing.T) {
+	w := newWorld(t, data.TableGraphRuns)
+	uploaded := func(id string) data.Item {
+		it := stuckRun(id, w.now.Add(-2*time.Hour))
+		it["status"] = S("UPLOADED")
+		return it
+	}
+	w.put(data.TableGraphRuns, uploaded("r-up"))
+	p := w.plan(MarkRunFailed, runKey("r-up"), Options{})
+	if !avEqual(p.Values[":stuck_status"], S("UPLOADED")) || p.Guard[1].Text != "status is still UPLOADED" {
+		t.Errorf("status clause %q with %v", p.Guard[1].Text, p.Values[":stuck_status"])
+	}
+	if r := w.exec.Execute(w.ctx, p); !r.OK {
+		t.Fatalf("mark failed: %s", r.Message)
+	}
+	got := w.get(data.TableGraphRuns, runKey("r-up"))
+	if attrS(t, got, "status") != "FAILED" || !strings.Contains(attrS(t, got, "failureReason"), "stuck in UPLOADED since") {
+		t.Errorf("item: %v", got)
+	}
+	// The run's lookup keys (GSI1 by runId) are untouched: the callback
+	// still resolves it.
+	if attrS(t, got, "GSI1PK") != "RUN#r-up" || attrS(t, got, "GSI1SK") != "USER#12345" {
+		t.Errorf("GSI1 keys moved: %v", got)
+	}
+
+	// Each clause failing alone.
+	for _, tc := range []struct {
+		name, expr string
+		values     data.Item
+		clause     string
+		why        Failure
+		msg        string
+	}{
+		{"processing started", "SET #s = :v", data.Item{":v": S("PROCESSING")}, "status is still UPLOADED", FailWrongState, "not marked failed: status is PROCESSING"},
+		{"failed by AppLens", "SET #s = :v", data.Item{":v": S("FAILED")}, "status is still UPLOADED", FailAlreadyDone, "not marked failed: already failed: status is FAILED"},
+		{"touched since", "SET updatedAt = :v", data.Item{":v": S(w.now.Add(-3 * time.Hour).UTC().Format(time.RFC3339))},
+			"updatedAt is still " + w.now.Add(-2*time.Hour).UTC().Format(time.RFC3339) + ", as seen", FailChangedSinceSeen, "changed since seen: updatedAt was "},
+		{"deleted", "", nil, "the run still exists", FailGone, "not marked failed: the item no longer exists"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w.t = t
+			id := "r-up-" + strings.ReplaceAll(tc.name, " ", "-")
+			w.put(data.TableGraphRuns, uploaded(id))
+			p := w.plan(MarkRunFailed, runKey(id), Options{})
+			if tc.expr == "" {
+				w.del(data.TableGraphRuns, runKey(id))
+			} else {
+				var names map[string]string
+				if strings.HasPrefix(tc.expr, "SET #s ") {
+					names = map[string]string{"#s": "status"}
+				}
+				w.update(data.TableGraphRuns, runKey(id), tc.expr, names, tc.values)
+			}
+			expectGuardFailure(t, w.exec.Execute(w.ctx, p), tc.clause, tc.why, tc.msg)
+		})
+	}
+	// Not yet stuck.
+	fresh := stuckRun("r-fresh", w.now.Add(-time.Minute))
+	fresh["status"] = S("UPLOADED")
+	if _, err := PlanFor(MarkRunFailed, fresh, w.now, Options{}); err == nil || !strings.Contains(err.Error(), "only runs silent in UPLOADED for more than 30m0s count as stuck") {
+		t.Errorf("fresh UPLOADED run: %v", err)
 	}
 }

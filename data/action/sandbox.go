@@ -18,8 +18,6 @@ import (
 // computed from the duration seen and the duration is pinned too: if
 // someone extended the lab, the cutoff we computed no longer applies.
 //
-// Sandboxes · Retry deletion puts a deletion_failed sandbox back in the
-// cleanup job's queue; deletion_retry_count is left for the job to count.
 
 func sandboxID(seen data.Item) string {
 	if id, ok := str(seen, "sandbox_id"); ok && id != "" {
@@ -99,6 +97,11 @@ func (r labReading) cutoff(now time.Time) int64 { return now.Unix() - r.window }
 // within is the condition itself, evaluated in Go: allocated_at > cutoff.
 func (r labReading) within(now time.Time) bool { return r.allocatedAt > r.cutoff(now) }
 
+// expired is the auto-expiry job's selection, evaluated in Go:
+// allocated_at < cutoff. At the cutoff itself neither holds, for one
+// second: both conditions are the documents' own.
+func (r labReading) expired(now time.Time) bool { return r.allocatedAt < r.cutoff(now) }
+
 func checkMarkSandbox(seen data.Item, now time.Time, _ Options) error {
 	status, ok := str(seen, "status")
 	if !ok {
@@ -115,7 +118,7 @@ func checkMarkSandbox(seen data.Item, now time.Time, _ Options) error {
 		return errors.New(problem)
 	}
 	if !lab.within(now) {
-		return fmt.Errorf("allocation expired at %s (allocated %s, lab duration %gh); the broker's expiry job handles it",
+		return fmt.Errorf("allocation expired at %s (allocated %s, lab duration %gh); expire the allocation instead",
 			showTime(lab.expires(), now), showTime(lab.allocated(), now), lab.hours)
 	}
 	return nil
@@ -182,33 +185,68 @@ func requestDeletion(b *exprBuilder, seen data.Item, now time.Time) ([]setOp, []
 	return sets, changes
 }
 
-func checkRetrySandbox(seen data.Item, _ time.Time, _ Options) error {
+func checkExpireSandbox(seen data.Item, now time.Time, _ Options) error {
 	status, ok := str(seen, "status")
 	if !ok {
 		return fmt.Errorf("this sandbox has no readable status (%s)", show(seen["status"]))
 	}
-	if status != "deletion_failed" {
-		return fmt.Errorf("only sandboxes whose deletion failed can be retried; this one is %s", clip(status))
+	if status != "allocated" {
+		return fmt.Errorf("only allocated sandboxes can have their allocation expired; this one is %s", clip(status))
 	}
-	if err := requireScalar(seen, "deletion_retry_count"); err != nil {
+	if err := requireScalar(seen, "status", "allocated_to_track", "allocated_at", "lab_duration_hours"); err != nil {
 		return err
+	}
+	lab, problem := readLab(seen, now)
+	if problem != "" {
+		return errors.New(problem)
+	}
+	if !lab.expired(now) {
+		return fmt.Errorf("the allocation is within its window until %s (allocated %s, lab duration %gh)",
+			showTime(lab.expires(), now), showTime(lab.allocated(), now), lab.hours)
 	}
 	return nil
 }
 
-func buildRetrySandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options) ([]Clause, []setOp, []Change, error) {
-	failed := b.eq("status", "deletion_failed", sv("deletion_failed"), "status is still deletion_failed", FailWrongState)
-	failed.explain = func(it data.Item) string { return describeSandbox(it, now, "deletion_failed") }
-	failed.classify = alreadyDoneWhenStatus("pending_deletion")
+// Sandboxes · Expire allocation does what the broker's auto-expiry job
+// does, for when that job is down: an allocation past its window goes to
+// pending_deletion, for the cleanup job. The job's own selection is the
+// condition: status = allocated AND allocated_at < cutoff; the owner and
+// the window are pinned as seen, so a re-allocation or an extended lab in
+// between makes the write fail.
+func buildExpireSandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options) ([]Clause, []setOp, []Change, error) {
+	lab, problem := readLab(seen, time.Time{})
+	if problem != "" {
+		return nil, nil, nil, errors.New(problem)
+	}
+	allocated := b.eq("status", "allocated", sv("allocated"), "status is still allocated", FailWrongState)
+	allocated.explain = func(it data.Item) string { return describeSandbox(it, now, "allocated") }
+	allocated.classify = alreadyDoneWhenStatus("pending_deletion")
+
+	owner := b.pin(seen, "allocated_to_track")
+	owner.Text = "still allocated to " + show(seen["allocated_to_track"]) + ", as seen"
+	owner.Why = FailDifferentOwner
+	owner.explain = func(it data.Item) string {
+		return "different owner: now allocated to " + show(it["allocated_to_track"]) + since(it, "allocated_at", now)
+	}
+
+	expired := b.cmp("allocated_at", "<", "expired_before", nv(lab.cutoff(now)),
+		fmt.Sprintf("the allocation is older than its lab duration (%gh)", lab.hours), FailNotExpired)
+	expired.explain = func(it data.Item) string {
+		if r, problem := readLab(it, time.Time{}); problem == "" {
+			return fmt.Sprintf("not expired: allocated %s with a %gh lab duration, expires at %s", showTime(r.allocated(), now), r.hours, showTime(r.expires(), now))
+		}
+		return "not expired: allocated_at is " + show(it["allocated_at"])
+	}
+
 	clauses := []Clause{
 		b.exists("PK", "the sandbox still exists", FailGone),
-		failed,
-		// The cleanup job bumps the count on every failed attempt: a new
-		// count means a new failure the operator has not seen yet.
-		b.pin(seen, "deletion_retry_count"),
+		allocated,
+		owner,
+		expired,
+		b.pin(seen, "allocated_at"),
+		b.pin(seen, "lab_duration_hours"),
 	}
 	sets, changes := requestDeletion(b, seen, now)
-	changes = append(changes, Change{"deletion_retry_count", show(seen["deletion_retry_count"]), show(seen["deletion_retry_count"]) + " (kept)"})
 	return clauses, sets, changes, nil
 }
 

@@ -1,6 +1,8 @@
 package action
 
 import (
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"strconv"
 	"strings"
 	"testing"
@@ -147,65 +149,128 @@ func TestMarkSandboxNotApplicable(t *testing.T) {
 	}
 }
 
-func deletionFailedSandbox(id string, now time.Time) data.Item {
+// expiredSandbox was allocated to track-123 five hours before now, for 4 h:
+// past its window, which the broker's auto-expiry job would have closed.
+func expiredSandbox(id string, now time.Time) data.Item {
 	it := allocatedSandbox(id, now)
-	it["status"] = S("deletion_failed")
-	it["deletion_retry_count"] = N(2)
-	it["deletion_requested_at"] = N(now.Add(-30 * time.Minute).Unix())
+	at := now.Add(-5 * time.Hour).Unix()
+	it["allocated_at"], it["updated_at"] = N(at), N(at)
 	return it
 }
 
-func TestRetrySandboxDeletionKeepsTheRetryCount(t *testing.T) {
+func TestExpireSandboxAllocation(t *testing.T) {
 	w := newWorld(t, data.TableSandboxes)
-	w.put(data.TableSandboxes, deletionFailedSandbox("sb-rd", w.now))
-	if got := Available(data.TableSandboxes, w.get(data.TableSandboxes, sandboxKey("sb-rd")), w.now, Options{}); len(got) != 1 || got[0] != RetrySandboxDeletion {
-		t.Fatalf("Available = %v, want [retry-sandbox-deletion]", got)
+	w.put(data.TableSandboxes, expiredSandbox("sb-exp", w.now))
+	seen := w.get(data.TableSandboxes, sandboxKey("sb-exp"))
+	if got := Available(data.TableSandboxes, seen, w.now, Options{}); len(got) != 1 || got[0] != ExpireSandbox {
+		t.Fatalf("Available = %v, want only %s", got, ExpireSandbox)
 	}
-	r := w.exec.Execute(w.ctx, w.plan(RetrySandboxDeletion, sandboxKey("sb-rd"), Options{}))
-	if !r.OK {
-		t.Fatalf("retry deletion failed: %s", r.Message)
+	if p, err := PlanFirst([]Kind{MarkSandboxDeletion, ExpireSandbox}, seen, w.now, Options{}); err != nil || p.Kind != ExpireSandbox {
+		t.Fatalf("D on an expired allocation plans %v (%v)", p.Kind, err)
 	}
-	got := w.get(data.TableSandboxes, sandboxKey("sb-rd"))
+	p := w.plan(ExpireSandbox, sandboxKey("sb-exp"), Options{})
+	want := "attribute_exists(#PK) AND #status = :allocated AND #allocated_to_track = :seen_allocated_to_track AND #allocated_at < :expired_before AND #allocated_at = :seen_allocated_at AND #lab_duration_hours = :seen_lab_duration_hours"
+	if p.ConditionExpression != want {
+		t.Errorf("condition\n got %s\nwant %s", p.ConditionExpression, want)
+	}
+	if !avEqual(p.Values[":expired_before"], N(w.now.Add(-4*time.Hour).Unix())) {
+		t.Errorf(":expired_before = %v, want now - 4h in unix seconds", p.Values[":expired_before"])
+	}
+	r := w.exec.Execute(w.ctx, p)
+	if !r.OK || r.Message != "expired sb-exp" {
+		t.Fatalf("expire: %s", r.Message)
+	}
+	got := w.get(data.TableSandboxes, sandboxKey("sb-exp"))
 	now := strconv.FormatInt(w.now.Unix(), 10)
-	if attrS(t, got, "status") != "pending_deletion" || attrN(t, got, "deletion_retry_count") != "2" ||
-		attrN(t, got, "deletion_requested_at") != now || attrN(t, got, "updated_at") != now {
-		t.Errorf("item after retry: %v", got)
+	if attrS(t, got, "status") != "pending_deletion" || attrN(t, got, "deletion_requested_at") != now || attrN(t, got, "updated_at") != now {
+		t.Errorf("item after expiring: %v", got)
+	}
+	if attrS(t, got, "allocated_to_track") != "track-123" || attrN(t, got, "deletion_retry_count") != "0" ||
+		attrN(t, got, "allocated_at") != strconv.FormatInt(w.now.Add(-5*time.Hour).Unix(), 10) {
+		t.Errorf("attributes the action must not touch changed: %v", got)
+	}
+	// The cleanup job's selection (status = pending_deletion) finds it,
+	// through the StatusIndex the broker reads.
+	out, err := w.conn.DB.Query(w.ctx, &dynamodb.QueryInput{
+		TableName: aws.String(w.tables.Name(data.TableSandboxes)), IndexName: aws.String("StatusIndex"),
+		KeyConditionExpression:   aws.String("#s = :s"),
+		ExpressionAttributeNames: map[string]string{"#s": "status"}, ExpressionAttributeValues: data.Item{":s": S("pending_deletion")},
+	})
+	if err != nil || len(out.Items) != 1 {
+		t.Errorf("StatusIndex pending_deletion: %v items, %v", len(out.Items), err)
 	}
 }
 
-func TestRetrySandboxDeletionGuardClauses(t *testing.T) {
+func TestExpireSandboxGuardClauses(t *testing.T) {
 	w := newWorld(t, data.TableSandboxes)
+	seenAt := strconv.FormatInt(w.now.Add(-5*time.Hour).Unix(), 10)
 	cases := []struct {
-		name   string
-		expr   string
-		values data.Item
-		clause string
-		why    Failure
-		msg    string
+		name, expr string // "" deletes the item
+		values     data.Item
+		clause     string
+		why        Failure
+		msg        string
 	}{
-		{"already requeued", "SET #s = :v", data.Item{":v": S("pending_deletion")}, "status is still deletion_failed", FailAlreadyDone, "not queued for deletion again: already marked for deletion at "},
-		{"the job failed again", "SET deletion_retry_count = :v", data.Item{":v": N(3)}, "deletion_retry_count is still 2, as seen", FailChangedSinceSeen, "changed since seen: deletion_retry_count was 2, is now 3"},
-		{"deleted", "", nil, "the sandbox still exists", FailGone, "the item no longer exists"},
+		{"the expiry job was first", "SET #s = :v", data.Item{":v": S("pending_deletion")},
+			"status is still allocated", FailAlreadyDone, "not expired: already marked for deletion: status is pending_deletion"},
+		{"released to the pool", "SET #s = :v", data.Item{":v": S("available")},
+			"status is still allocated", FailWrongState, "not expired: not allocated: status is available since "},
+		{"another track owns it", "SET allocated_to_track = :v", data.Item{":v": S("track-456")},
+			"still allocated to track-123, as seen", FailDifferentOwner, "not expired: different owner: now allocated to track-456 since "},
+		{"re-allocated", "SET allocated_at = :v", data.Item{":v": N(w.now.Add(-6 * time.Hour).Unix())},
+			"allocated_at is still " + seenAt + ", as seen", FailChangedSinceSeen, "changed since seen: allocated_at was " + seenAt + ", is now "},
+		{"lab extended", "SET lab_duration_hours = :v", data.Item{":v": N(8)},
+			"lab_duration_hours is still 4, as seen", FailChangedSinceSeen, "changed since seen: lab_duration_hours was 4, is now 8"},
+		{"deleted", "", nil, "the sandbox still exists", FailGone, "not expired: the item no longer exists"},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			id := "sb-rdg-" + string(rune('a'+i))
-			w.put(data.TableSandboxes, deletionFailedSandbox(id, w.now))
-			p := w.plan(RetrySandboxDeletion, sandboxKey(id), Options{})
+			id := "sb-exp-" + string(rune('a'+i))
+			w.put(data.TableSandboxes, expiredSandbox(id, w.now))
+			p := w.plan(ExpireSandbox, sandboxKey(id), Options{})
 			if tc.expr == "" {
 				w.del(data.TableSandboxes, sandboxKey(id))
 			} else {
 				var names map[string]string
-				if strings.Contains(tc.expr, "#s") {
+				if strings.Contains(tc.expr, "#s ") {
 					names = map[string]string{"#s": "status"}
 				}
 				w.update(data.TableSandboxes, sandboxKey(id), tc.expr, names, tc.values)
 			}
+			before := w.get(data.TableSandboxes, sandboxKey(id))
 			expectGuardFailure(t, w.exec.Execute(w.ctx, p), tc.clause, tc.why, tc.msg)
+			if after := w.get(data.TableSandboxes, sandboxKey(id)); !sameItem(before, after) {
+				t.Errorf("a failed guard changed the item")
+			}
 		})
 	}
-	if _, err := PlanFor(RetrySandboxDeletion, allocatedSandbox("sb-a", w.now), w.now, Options{}); err == nil ||
-		!strings.Contains(err.Error(), "only sandboxes whose deletion failed can be retried; this one is allocated") {
-		t.Errorf("retry deletion on an allocated sandbox: %v", err)
+	// The window clause alone: planned as expired, sent at an instant
+	// when (by the executor's clock) the allocation is inside its window.
+	w.put(data.TableSandboxes, expiredSandbox("sb-exp-clock", w.now))
+	p := w.plan(ExpireSandbox, sandboxKey("sb-exp-clock"), Options{})
+	exec := *w.exec
+	exec.Now = func() time.Time { return w.now.Add(-2 * time.Hour) }
+	expectGuardFailure(t, exec.Execute(w.ctx, p), "the allocation is older than its lab duration (4h)", FailNotExpired, "not expired: not expired: allocated ")
+}
+
+func TestExpireSandboxNotApplicable(t *testing.T) {
+	now := time.Now()
+	for _, tc := range []struct {
+		name string
+		edit func(data.Item)
+		want string
+	}{
+		{"within window", func(it data.Item) { it["allocated_at"] = N(now.Add(-time.Hour).Unix()) }, "the allocation is within its window until "},
+		{"not allocated", func(it data.Item) { it["status"] = S("pending_deletion") }, "only allocated sandboxes can have their allocation expired; this one is pending_deletion"},
+		{"milliseconds", func(it data.Item) { it["allocated_at"] = N(now.Add(-5 * time.Hour).UnixMilli()) }, "looks like milliseconds"},
+		{"allocated_at as a string", func(it data.Item) { it["allocated_at"] = S("1763700000") }, "allocated_at is a string"},
+		{"no duration", func(it data.Item) { delete(it, "lab_duration_hours") }, "lab_duration_hours is absent"},
+		{"future", func(it data.Item) { it["allocated_at"] = N(now.Add(time.Hour).Unix()) }, "is in the future"},
+	} {
+		it := expiredSandbox("sb-x", now)
+		tc.edit(it)
+		if _, err := PlanFor(ExpireSandbox, it, now, Options{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }

@@ -10,11 +10,12 @@ import (
 	"opsdeck/data"
 )
 
-// Sessions · Release. Wallcrawler's own release path ends a session by
-// writing internalStatus=STOPPED and status=COMPLETED and recording the event;
-// we write the same end state, and the service stops the ECS task when it
-// sees it. A session is releasable only while its SDK status (derived from
-// status and internalStatus, data.SDKStatus) is RUNNING.
+// Sessions · Release. Wallcrawler's own release path (sessions-update on
+// REQUEST_RELEASE) moves the session to STOPPED and stops its ECS task;
+// nothing else stops the task when the status changes. We write the same
+// end state with one guarded write, then stop the task (session_stop.go).
+// A session is releasable only while its SDK status (derived from status
+// and internalStatus, data.SDKStatus) is RUNNING.
 
 // runningStatuses are the stored values that read as RUNNING through the SDK
 // mapping: the SDK value itself and every live lifecycle stage.
@@ -42,7 +43,7 @@ func checkRelease(seen data.Item, _ time.Time, _ Options) error {
 			return fmt.Errorf("eventHistory holds a %s, not a list, so the release could not be recorded in it; fix the item by hand", data.TypeName(v))
 		}
 	}
-	return requireScalar(seen, "status", "internalStatus", "updatedAt")
+	return requireScalar(seen, "status", "internalStatus", "updatedAt", "lastEventTimestamp")
 }
 
 // inRunning lists the running values a clause accepts: the canonical ones,
@@ -78,26 +79,20 @@ func buildRelease(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]C
 		stage.classify = classifySession
 		clauses = append(clauses, stage)
 	}
-	clauses = append(clauses, b.pin(seen, "status"), b.pin(seen, "internalStatus"), b.pin(seen, "updatedAt"))
+	clauses = append(clauses, b.pin(seen, "status"), b.pin(seen, "internalStatus"), b.pin(seen, "updatedAt"), b.pin(seen, "lastEventTimestamp"))
 
 	at := now.UTC().Format(sessionTime)
-	entry := &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
-		"type":     sv("SessionTerminated"),
-		"reason":   sv("operator_requested"),
-		"source":   sv("opsdeck"),
-		"operator": sv(o.Operator.User),
-		"at":       sv(at),
-	}}
 	vNow := b.value("now", sv(at))
 	sets := []setOp{
 		{"internalStatus", b.value("stopped", sv("STOPPED"))},
 		{"status", b.value("completed", sv(data.SessionCompleted))},
 		{"endedAt", vNow},
 		{"updatedAt", vNow},
+		{"lastEventTimestamp", vNow},
 		{"eventHistory", fmt.Sprintf("list_append(if_not_exists(%s, %s), %s)",
 			b.name("eventHistory"),
 			b.value("empty_list", &types.AttributeValueMemberL{Value: []types.AttributeValue{}}),
-			b.value("terminated_event", &types.AttributeValueMemberL{Value: []types.AttributeValue{entry}}))},
+			b.value("terminated_event", &types.AttributeValueMemberL{Value: []types.AttributeValue{terminationEvent(seen, at, o)}}))},
 	}
 
 	entries := 0
@@ -109,7 +104,8 @@ func buildRelease(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]C
 		{"internalStatus", show(seen["internalStatus"]), "STOPPED"},
 		{"endedAt", show(seen["endedAt"]), at},
 		{"updatedAt", show(seen["updatedAt"]), at},
-		{"eventHistory", plural(entries, "entry", "entries"), plural(entries+1, "entry", "entries") + " (+ SessionTerminated, operator_requested, by " + o.Operator.User + ")"},
+		{"lastEventTimestamp", show(seen["lastEventTimestamp"]), at},
+		{"eventHistory", plural(entries, "entry", "entries"), plural(entries+1, "entry", "entries") + " (+ " + terminatedEvent + ", " + terminatedReason + ", by " + o.Operator.User + ")"},
 	}
 	return clauses, sets, changes, nil
 }
@@ -149,6 +145,36 @@ func describeSession(it data.Item, now time.Time) string {
 	return b.String()
 }
 
+// The history entry, in the shape Wallcrawler's own code appends
+// (SessionEvent: eventType, timestamp, source, detail): its readers
+// unmarshal exactly these names. timestamp is RFC 3339, as the service
+// formats it, and equals the lastEventTimestamp written with it.
+const (
+	terminatedEvent  = "SessionTerminated"
+	terminatedReason = "operator_requested"
+	historySource    = "opsdeck"
+)
+
+func terminationEvent(seen data.Item, at string, o Options) types.AttributeValue {
+	detail := map[string]types.AttributeValue{
+		"sessionId": seen["sessionId"],
+		"reason":    sv(terminatedReason),
+		"operator":  sv(o.Operator.User),
+	}
+	if p, ok := str(seen, "projectId"); ok {
+		detail["projectId"] = sv(p)
+	}
+	if t, ok := str(seen, "ecsTaskArn"); ok && t != "" {
+		detail["ecsTaskArn"] = sv(t)
+	}
+	return &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+		"eventType": sv(terminatedEvent),
+		"timestamp": sv(at),
+		"source":    sv(historySource),
+		"detail":    &types.AttributeValueMemberM{Value: detail},
+	}}
+}
+
 // lastTermination reads who ended the session from the last eventHistory
 // entry, when that entry is a termination we can read.
 func lastTermination(it data.Item) string {
@@ -160,11 +186,14 @@ func lastTermination(it data.Item) string {
 	if !ok {
 		return ""
 	}
-	typ, _ := str(m.Value, "type")
-	if typ != "SessionTerminated" {
+	typ, _ := str(m.Value, "eventType")
+	if typ != terminatedEvent {
 		return ""
 	}
-	who, _ := str(m.Value, "operator")
+	var who string
+	if d, ok := m.Value["detail"].(*types.AttributeValueMemberM); ok {
+		who, _ = str(d.Value, "operator")
+	}
 	src, _ := str(m.Value, "source")
 	switch {
 	case who != "" && src != "":

@@ -16,15 +16,18 @@ func sessionKey(id string) data.Item { return data.Item{"sessionId": S(id)} }
 // ECS task came up: SDK status RUNNING, internalStatus READY, one event.
 func runningSession(id string) data.Item {
 	return data.Item{
-		"sessionId":      S(id),
-		"status":         S("RUNNING"),
-		"internalStatus": S("READY"),
-		"projectId":      S("project_default"),
-		"createdAt":      S("2026-11-21T11:00:00Z"),
-		"updatedAt":      S("2026-11-21T11:00:05Z"),
-		"expiresAt":      N(1900000000),
+		"sessionId":          S(id),
+		"status":             S("RUNNING"),
+		"internalStatus":     S("READY"),
+		"projectId":          S("project_default"),
+		"createdAt":          S("2026-11-21T11:00:00Z"),
+		"updatedAt":          S("2026-11-21T11:00:05Z"),
+		"expiresAt":          N(1900000000),
+		"lastEventTimestamp": S("2026-11-21T11:00:05Z"),
 		"eventHistory": &types.AttributeValueMemberL{Value: []types.AttributeValue{
-			&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"type": S("SessionReady"), "at": S("2026-11-21T11:00:05Z")}},
+			&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+				"eventType": S("SessionReady"), "timestamp": S("2026-11-21T11:00:05Z"), "source": S("wallcrawler.ecs-task-processor"),
+				"detail": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"sessionId": S(id)}}}},
 		}},
 	}
 }
@@ -62,15 +65,10 @@ func TestReleaseWritesWallcrawlersEndStateAndOneHistoryEntry(t *testing.T) {
 	}
 	hist := got["eventHistory"].(*types.AttributeValueMemberL).Value
 	first := hist[0].(*types.AttributeValueMemberM).Value
-	if attrS(t, first, "type") != "SessionReady" {
+	if attrS(t, first, "eventType") != "SessionReady" {
 		t.Errorf("the existing entry was altered: %v", first)
 	}
-	entry := hist[1].(*types.AttributeValueMemberM).Value
-	for attr, want := range map[string]string{"type": "SessionTerminated", "reason": "operator_requested", "source": "opsdeck", "operator": "tester@ci", "at": at} {
-		if v := attrS(t, entry, attr); v != want {
-			t.Errorf("entry.%s = %q, want %q", attr, v, want)
-		}
-	}
+	expectServiceShapedRelease(t, got, w, "tester@ci")
 	if !sameItem(r.Current, got) {
 		t.Errorf("Result.Current (ALL_NEW) differs from the stored item:\n%v\n%v", r.Current, got)
 	}
@@ -286,11 +284,11 @@ func TestReleasePlanForTheDialog(t *testing.T) {
 	}
 	want := "attribute_exists(#sessionId) AND #status IN (:running0, :running1, :running2, :running3, :running4, :running5, :running6) AND " +
 		"#internalStatus IN (:running_stage0, :running_stage1, :running_stage2, :running_stage3, :running_stage4, :running_stage5, :running_stage6) AND " +
-		"#status = :seen_status AND #internalStatus = :seen_internalStatus AND #updatedAt = :seen_updatedAt"
+		"#status = :seen_status AND #internalStatus = :seen_internalStatus AND #updatedAt = :seen_updatedAt AND #lastEventTimestamp = :seen_lastEventTimestamp"
 	if p.ConditionExpression != want {
 		t.Errorf("condition:\n got %s\nwant %s", p.ConditionExpression, want)
 	}
-	wantUpd := "SET #internalStatus = :stopped, #status = :completed, #endedAt = :now, #updatedAt = :now, " +
+	wantUpd := "SET #internalStatus = :stopped, #status = :completed, #endedAt = :now, #updatedAt = :now, #lastEventTimestamp = :now, " +
 		"#eventHistory = list_append(if_not_exists(#eventHistory, :empty_list), :terminated_event), #opsdeck_attempt = :attempt"
 	if p.UpdateExpression != wantUpd {
 		t.Errorf("update:\n got %s\nwant %s", p.UpdateExpression, wantUpd)
@@ -310,7 +308,7 @@ func TestReleasePlanForTheDialog(t *testing.T) {
 			t.Errorf("changes %q lack %q", got, wantPart)
 		}
 	}
-	if len(p.Guard) != 6 || p.Guard[1].Text != "status is still RUNNING" || !p.Guard[3].Seen || p.Guard[1].Seen {
+	if len(p.Guard) != 7 || p.Guard[1].Text != "status is still RUNNING" || !p.Guard[3].Seen || p.Guard[1].Seen {
 		t.Errorf("guard clauses: %+v", p.Guard)
 	}
 }

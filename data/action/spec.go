@@ -11,11 +11,17 @@ import (
 type Kind string
 
 const (
-	ReleaseSession       Kind = "release-session"
-	RetryEvent           Kind = "retry-event"
-	MarkSandboxDeletion  Kind = "mark-sandbox-deletion"
-	RetrySandboxDeletion Kind = "retry-sandbox-deletion"
-	MarkRunFailed        Kind = "mark-run-failed"
+	ReleaseSession      Kind = "release-session"
+	RequeueEvent        Kind = "requeue-event"
+	MarkEventDelivered  Kind = "mark-event-delivered"
+	UnstickEvent        Kind = "unstick-event"
+	MarkSandboxDeletion Kind = "mark-sandbox-deletion"
+	ExpireSandbox       Kind = "expire-sandbox-allocation"
+	MarkRunFailed       Kind = "mark-run-failed"
+	DeactivateAPIKey    Kind = "deactivate-api-key"
+	ReactivateAPIKey    Kind = "reactivate-api-key"
+	DeactivateProject   Kind = "deactivate-project"
+	ReactivateProject   Kind = "reactivate-project"
 )
 
 // Spec declares one action. Everything outside the action's own file reads
@@ -31,12 +37,13 @@ type Spec struct {
 	// Key is the keymap's name for the key that starts the action
 	// ("release"), bound by default to DefaultKey ("x"). Actions may share
 	// a key: the row's state picks the one that applies (D marks an
-	// allocated sandbox for deletion and retries a failed deletion), so
+	// allocated sandbox for deletion inside its window and expires it
+	// past the window), so
 	// they must agree on DefaultKey.
 	Key, DefaultKey string
 
 	Title string // "Release session": the dialog's title and question
-	Verb  string // "release session": the key's help ("mark for deletion / retry deletion" when shared)
+	Verb  string // "release session": the key's help ("mark for deletion / expire allocation" when shared)
 	Done  string // "released": "released sess_1", "not released: …"
 
 	// Dangerous: the action writes, so read-only mode does not offer it and
@@ -92,22 +99,39 @@ type StepResult struct {
 }
 
 // specs is every action, in the order help lists them.
-var specs = []Spec{
+var specs = append([]Spec{
 	{
 		Kind: ReleaseSession, Table: data.TableSessions,
 		Key: "release", DefaultKey: "x",
 		Title: "Release session", Verb: "release session", Done: "released",
 		Dangerous: true,
-		Note:      "The service stops the ECS task when it sees the session leave RUNNING; opsdeck only writes the session row.",
+		Note:      "Then the session's Fargate task is stopped, as Wallcrawler's release does; if that fails the session stays released and the message gives the stop-task command.",
 		target:    sessionID, check: checkRelease, build: buildRelease,
+		Then: stopTaskStep,
 	},
 	{
-		Kind: RetryEvent, Table: data.TableEvents,
-		Key: "retry", DefaultKey: "R",
-		Title: "Retry event", Verb: "retry event", Done: "queued for retry",
+		Kind: RequeueEvent, Table: data.TableEvents,
+		Key: "requeue", DefaultKey: "R",
+		Title: "Requeue event", Verb: "requeue exhausted event", Done: "requeued",
 		Dangerous: true,
-		Note:      "The delivery worker picks the event up from StatusIndex (status#timestamp).",
-		target:    eventID, check: checkRetryEvent, build: buildRetryEvent,
+		Note:      "The retry job reads failed events from StatusIndex (Pattern 5); with retry_count 0 it tries this one again and counts its own attempts.",
+		target:    eventID, check: checkRequeueEvent, build: buildRequeueEvent,
+	},
+	{
+		Kind: MarkEventDelivered, Table: data.TableEvents,
+		Key: "mark_delivered", DefaultKey: "M",
+		Title: "Mark event delivered", Verb: "mark delivered (resolved by hand)", Done: "marked delivered",
+		Dangerous: true,
+		Note:      "Nothing delivers it: delivered is terminal, for an event resolved by hand; the retry job no longer sees it.",
+		target:    eventID, check: checkDeliverEvent, build: buildDeliverEvent,
+	},
+	{
+		Kind: UnstickEvent, Table: data.TableEvents,
+		Key: "unstick", DefaultKey: "U",
+		Title: "Unstick event", Verb: "unstick retrying event", Done: "back to failed",
+		Dangerous: true,
+		Note:      "A retrying event whose worker died is seen by no one; back in failed, the retry job takes it up (retry_count kept).",
+		target:    eventID, check: checkUnstickEvent, build: buildUnstickEvent,
 	},
 	{
 		Kind: MarkSandboxDeletion, Table: data.TableSandboxes,
@@ -118,12 +142,12 @@ var specs = []Spec{
 		target:    sandboxID, check: checkMarkSandbox, build: buildMarkSandbox,
 	},
 	{
-		Kind: RetrySandboxDeletion, Table: data.TableSandboxes,
+		Kind: ExpireSandbox, Table: data.TableSandboxes,
 		Key: "mark_deletion", DefaultKey: "D",
-		Title: "Retry sandbox deletion", Verb: "retry deletion", Done: "queued for deletion again",
+		Title: "Expire sandbox allocation", Verb: "expire allocation", Done: "expired",
 		Dangerous: true,
-		Note:      sandboxCleanupNote,
-		target:    sandboxID, check: checkRetrySandbox, build: buildRetrySandbox,
+		Note:      "What the broker's auto-expiry job does when it runs: " + sandboxCleanupNote,
+		target:    sandboxID, check: checkExpireSandbox, build: buildExpireSandbox,
 	},
 	{
 		Kind: MarkRunFailed, Table: data.TableGraphRuns,
@@ -133,7 +157,7 @@ var specs = []Spec{
 		Note:      "Only the run's metadata changes; its S3 artifacts stay as they are.",
 		target:    runID, check: checkMarkRun, build: buildMarkRun,
 	},
-}
+}, killSwitchSpecs...)
 
 const sandboxCleanupNote = "The broker's cleanup job deletes the sandbox in the ENG CSP and then removes the row."
 

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the free-text masker's scanners (URLs, tokens,
+// JWTs, PEM keys, name=value pairs) mark ranges into one set; they are read together.
+
 package secret
 
 import (

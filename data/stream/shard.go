@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one shard reader — its read loop, pacing, and
+// the mapping of every fault to a recovery — read as one piece.
+
 package stream
 
 import (

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one table's reader — stream discovery, shard
+// lineage (parents before children), rollover and re-discovery — read as one piece.
+
 package stream
 
 import (

@@ -41,6 +41,12 @@ func maskedJSON(item map[string]types.AttributeValue, mask Masker) (string, erro
 	if err != nil {
 		return "", err
 	}
+	return Indented(v)
+}
+
+// Indented is v as indented JSON, with <, > and & as they are (it is read
+// by people, not embedded in HTML).
+func Indented(v any) (string, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -179,13 +179,6 @@ func (m Model) Update(msg tea.Msg, km keymap.Map) (Model, tea.Cmd) {
 			n := len(text)
 			return m, tea.Batch(CopyCmd(text), func() tea.Msg { return CopiedMsg{Bytes: n, Masked: masked} })
 		}
-	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.ScrollUp(3)
-		case tea.MouseWheelDown:
-			m.ScrollDown(3)
-		}
 	}
 	return m, nil
 }

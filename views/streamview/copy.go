@@ -1,7 +1,6 @@
 package streamview
 
 import (
-	"bytes"
 	"encoding/json"
 	"time"
 
@@ -73,12 +72,5 @@ func RecordJSON(r stream.Record, mask MaskFunc) (string, error) {
 		}
 		*part.dst = json.RawMessage(text)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return "", err
-	}
-	return string(bytes.TrimRight(buf.Bytes(), "\n")), nil
+	return detail.Indented(out)
 }

@@ -75,9 +75,8 @@ func TestGolden(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
 			m := newModel(0)
 			m.SetSize(w, h)
-			m.SetHealth(stream.Health{Table: data.TableSessions, State: stream.StateLive})
 			m.Append(demoRecords())
-			checkGolden(t, fmt.Sprintf("list_%dx%d", w, h), m.View()+"\n-- status: "+m.HealthLine())
+			checkGolden(t, fmt.Sprintf("list_%dx%d", w, h), m.View())
 
 			press(m, "space")
 			m.Append(demoRecords()[:5])

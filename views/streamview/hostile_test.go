@@ -55,7 +55,6 @@ func TestHostileStringsAreInert(t *testing.T) {
 			Keys: img("k", h), New: img("k", h, "b", &types.AttributeValueMemberB{Value: []byte(h)})})
 	}
 	m.Append(recs)
-	m.SetHealth(stream.Health{Table: data.TableSessions, State: stream.State(hostile[0]), Detail: hostile[1]})
 	for _, size := range [][2]int{{120, 40}, {80, 24}, {20, 5}} {
 		m.SetSize(size[0], size[1])
 		assertInert(t, "list", m.View())
@@ -68,7 +67,6 @@ func TestHostileStringsAreInert(t *testing.T) {
 			press(m, "esc", "j")
 		}
 	}
-	assertInert(t, "health", m.HealthLine())
 	assertInert(t, "title", m.Title())
 	press(m, "/")
 	typeText(m, "\x1b[2J")

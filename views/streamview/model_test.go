@@ -260,20 +260,6 @@ func TestChangedAttrs(t *testing.T) {
 	}
 }
 
-func TestHealthLine(t *testing.T) {
-	m := newModel(0)
-	if m.HealthLine() != "" {
-		t.Fatal("no health yet should be empty")
-	}
-	m.SetHealth(stream.Health{Table: data.TableEvents, State: stream.StateLive})
-	m.SetHealth(stream.Health{Table: data.TableDelegations, State: stream.StatePolling})
-	m.SetHealth(stream.Health{Table: data.TableSessions, State: stream.StateReconnecting})
-	m.SetHealth(stream.Health{Table: data.TableSessions, State: stream.StateLive})
-	if got, want := m.HealthLine(), "sessions live · events live · delegations polling"; got != want {
-		t.Fatalf("HealthLine %q, want %q", got, want)
-	}
-}
-
 func TestDiffViewMarksDifferences(t *testing.T) {
 	m := newModel(0)
 	old := img("sessionId", "s-1", "status", "RUNNING", "publicIP", "10.0.0.1", "region", "us-east-1",

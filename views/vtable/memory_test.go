@@ -7,8 +7,8 @@ import (
 	"opsdeck/themes"
 )
 
-// TestMemoryPer100kRows keeps the table's own overhead in check: the issue
-// allows 150 MB RSS for the whole program with 100k rows loaded.
+// TestMemoryPer100kRows keeps the table's own overhead in check: the budget
+// is 150 MB RSS for the whole program with 100k rows loaded.
 func TestMemoryPer100kRows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates 100k rows")

@@ -7,9 +7,9 @@ import (
 	"opsdeck/keymap"
 )
 
-// Update handles navigation (up/down/top/bottom/page), mark, and the mouse
-// wheel. Other keys — sorting, filtering, actions — belong to the pane or
-// root, which call the methods directly, so one key is never handled twice.
+// Update handles navigation (up/down/top/bottom/page) and mark. Other keys
+// — sorting, filtering, actions — belong to the pane or root, which call
+// the methods directly, so one key is never handled twice.
 func (m Model) Update(msg tea.Msg, km keymap.Map) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -31,13 +31,6 @@ func (m Model) Update(msg tea.Msg, km keymap.Map) (Model, tea.Cmd) {
 			// the key (on the last row the cursor stays).
 			m.ToggleMark()
 			m.MoveDown(1)
-		}
-	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.MoveUp(3)
-		case tea.MouseWheelDown:
-			m.MoveDown(3)
 		}
 	}
 	return m, nil

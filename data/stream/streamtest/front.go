@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: test support — one fake Streams front (synthetic
+// shards that roll over and split) over DynamoDB Local's real records.
+
 package streamtest
 
 import (

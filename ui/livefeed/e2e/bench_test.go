@@ -19,7 +19,7 @@ import (
 // PutItem returning to the record being applied in the Stream pane model
 // and a frame drawn — reader (default 250 ms poll), feed (≤ 30 batches/s)
 // and pane together. Reported: p50-ms, p99-ms.
-// Targets (issue 4): p50 ≤ 200 ms, p99 ≤ 500 ms.
+// Targets: p50 ≤ 200 ms, p99 ≤ 500 ms.
 //
 // The writes come from their own goroutine on a 130 ms ticker, out of step
 // with the poll, so they land at every phase of the poll cycle as real
@@ -65,7 +65,7 @@ func BenchmarkWriteToPane(b *testing.B) {
 // model while the reader drains a backlog: the reader is held (its first
 // delivery blocks) while at least 3,000 writes pile up in the shard, then
 // released; the rate is counted from the release to the last record applied.
-// Target (issue 4): ≥ 2,000 records/s with the UI model attached. One shard
+// Target: ≥ 2,000 records/s with the UI model attached. One shard
 // is read at ≤ 4 calls/s × 1,000 records, so the reader's own ceiling is
 // 4,000/s.
 func BenchmarkPaneThroughput(b *testing.B) {

@@ -73,7 +73,7 @@ func TestWritesReachThePaneOnceInOrder(t *testing.T) {
 			t.Errorf("filtered view lacks %q:\n%s", wantText, view)
 		}
 	}
-	if h, _ := r.pane.Health(data.TableEvents); h.State != stream.StateLive {
+	if h := r.health[data.TableEvents]; h.State != stream.StateLive {
 		t.Errorf("events health %q", h.State)
 	}
 }

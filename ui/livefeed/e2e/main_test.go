@@ -38,7 +38,12 @@ type rig struct {
 	// seen is every record the pane was given, in order: the ground truth
 	// of what the UI received.
 	seen []stream.Record
+	// health is each table's last health, kept as the root keeps it.
+	health map[data.TableID]stream.Health
 }
+
+// healthLine is the tables' states, for failure messages.
+func (r *rig) healthLine() string { return fmt.Sprint(r.health) }
 
 // newRig creates the given tables with the seed's stream settings, starts a
 // Tailer into a Feed, and a goroutine that runs the Feed's commands back to
@@ -67,6 +72,7 @@ func newRigSink(t testing.TB, wrap func(Sink) Sink, ids ...data.TableID) *rig {
 		feed:    livefeed.New(ctx, livefeed.Options{}),
 		pane:    streamview.New(streamview.Options{Theme: themes.Dark(), Keys: keymap.Default(), Location: time.UTC, Summary: views.Summary}),
 		batches: make(chan livefeed.BatchMsg, 64),
+		health:  map[data.TableID]stream.Health{},
 	}
 	r.pane.SetSize(120, 40)
 	done := make(chan struct{})
@@ -125,7 +131,7 @@ func createTables(t testing.TB, conn *data.Conn, ids ...data.TableID) data.Table
 func (r *rig) apply(t testing.TB, m livefeed.BatchMsg) {
 	r.pane.Append(m.Records)
 	for _, h := range m.Health {
-		r.pane.SetHealth(h)
+		r.health[h.Table] = h
 	}
 	r.pane.NoteDropped(m.Dropped)
 	_ = r.pane.View()
@@ -142,7 +148,7 @@ func (r *rig) until(t testing.TB, timeout time.Duration, what string, cond func(
 		case m := <-r.batches:
 			r.apply(t, m)
 		case <-deadline.C:
-			t.Fatalf("timed out after %v waiting for %s (health %q, %d records)", timeout, what, r.pane.HealthLine(), r.pane.Len())
+			t.Fatalf("timed out after %v waiting for %s (health %q, %d records)", timeout, what, r.healthLine(), r.pane.Len())
 		}
 	}
 }
@@ -151,7 +157,7 @@ func (r *rig) waitLive(t testing.TB, ids ...data.TableID) {
 	t.Helper()
 	r.until(t, 60*time.Second, "every stream live", func() bool {
 		for _, id := range ids {
-			if h, ok := r.pane.Health(id); !ok || h.State != stream.StateLive {
+			if h, ok := r.health[id]; !ok || h.State != stream.StateLive {
 				return false
 			}
 		}

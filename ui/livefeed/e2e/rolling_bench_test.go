@@ -64,7 +64,7 @@ func BenchmarkRootModelThroughRollingFront(b *testing.B) {
 	live := d.Model.Pane(views.PaneStream).(*views.Stream).Live()
 	d.until(b, 60*time.Second, "every stream live and the Sessions pane loaded", func() bool {
 		for _, id := range ids {
-			if h, ok := live.Health(id); !ok || h.State != stream.StateLive {
+			if h, ok := d.Model.Health(id); !ok || h.State != stream.StateLive {
 				return false
 			}
 		}

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"opsdeck/themes"
+	"opsdeck/ui/uitest"
+	"opsdeck/views"
+)
+
+// TestPanesComeFromTheRegistry: the tab bar names every registered pane
+// with its key, and a pane key rebound by its config name (pane_<key>)
+// switches to that pane, with the help showing the new key.
+func TestPanesComeFromTheRegistry(t *testing.T) {
+	km := DefaultKeys()
+	if err := km.Rebind("pane_2", []string{"w"}); err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Keys: km, Theme: themes.Plain(), Now: func() time.Time { return fixedNow }, Timer: uitest.Timer})
+	m.setSize(160, 30)
+	bar := stripANSI(m.Render())
+	for _, s := range views.Registry() {
+		if !strings.Contains(bar, s.Name) {
+			t.Errorf("tab bar lacks %s:\n%s", s.Name, bar)
+		}
+	}
+	if !strings.Contains(bar, " w Runs") {
+		t.Errorf("tab bar does not show Runs' rebound key:\n%s", bar)
+	}
+	m, _ = press(t, m, "w")
+	if m.Active() != views.PaneRuns {
+		t.Fatalf("w showed %s, want Runs", m.Active().Name())
+	}
+	m, _ = press(t, m, "2")
+	if m.Active() != views.PaneRuns {
+		t.Fatalf("the old key 2 still switches panes (now on %s)", m.Active().Name())
+	}
+}
+
+// TestRootKnowsPanesOnlyThroughTheContract: no file of the root
+// type-asserts a pane, names a particular pane, or keeps a typed handle on
+// one; everything goes through views.Pane and views.Registry.
+func TestRootKnowsPanesOnlyThroughTheContract(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	forbidden := regexp.MustCompile(`\.\(\*?views\.[A-Z]|\bviews\.Pane(Sessions|Runs|Inbox|Delegations|Sandboxes|Stream)\b|\*views\.(Sessions|Runs|Inbox|Delegations|Sandboxes|Stream)\b`)
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if forbidden.MatchString(line) {
+				t.Errorf("%s:%d reaches a particular pane: %s", f, i+1, strings.TrimSpace(line))
+			}
+		}
+	}
+}
