@@ -33,8 +33,12 @@ deps:
 		fi; \
 	elif [ $$rc -ne 0 ]; then exit $$rc; fi
 
+# The version --version prints: the nearest tag, else the commit (with
+# -dirty for uncommitted changes); "dev" outside a git checkout.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
 build:
-	$(GO) build -o bin/opsdeck .
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/opsdeck .
 
 test: deps
 	@unformatted=$$(gofmt -l .); \

@@ -42,7 +42,7 @@ import (
 type flags struct {
 	profile, region, endpoint, env, configPath string
 	theme, debugLog                            string
-	readOnly, demo, demoRolling                bool
+	readOnly, demo, demoRolling, version       bool
 	demoRate                                   float64
 }
 
@@ -74,11 +74,19 @@ func parseFlags(args []string) (flags, error) {
 	if demoRolling != nil {
 		fs.BoolVar(&f.demoRolling, "demo-rolling", false, "with --demo: read the streams through a front that rolls shards over every minute and splits them (SIGUSR1: stop the simulator and log the check)")
 	}
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+	// The flag package's own output (a bare list on stderr) is replaced:
+	// run prints the whole help to stdout on -h/--help, one line on error.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			writeHelp(helpOut, fs)
+		}
 		return f, err
 	}
 	if fs.NArg() > 0 {
-		return f, fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(0))
+		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if f.endpoint != "" {
 		if err := data.CheckEndpoint("--endpoint-url", f.endpoint); err != nil {
@@ -105,8 +113,12 @@ func run(args []string) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "opsdeck:", err)
+		fmt.Fprintln(os.Stderr, "opsdeck:", err, "(opsdeck --help lists the flags)")
 		return 2
+	}
+	if f.version {
+		fmt.Fprintln(helpOut, versionText())
+		return 0
 	}
 	if err := start(f); err != nil {
 		fmt.Fprintln(os.Stderr, "opsdeck:", err)

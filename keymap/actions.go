@@ -60,6 +60,7 @@ var actions = []action{
 	{"reveal", ctxGlobal, func(m *Map) *key.Binding { return &m.Reveal }},
 	{"sort_next", ctxGlobal, func(m *Map) *key.Binding { return &m.SortNext }},
 	{"sort_reverse", ctxGlobal, func(m *Map) *key.Binding { return &m.SortReverse }},
+	{"sort_column", ctxList, func(m *Map) *key.Binding { return &m.SortColumn }},
 	{"pause", ctxStream, func(m *Map) *key.Binding { return &m.Pause }},
 	{"scan", ctxList, func(m *Map) *key.Binding { return &m.Scan }},
 	{"next_view", ctxList, func(m *Map) *key.Binding { return &m.NextView }},

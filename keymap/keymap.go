@@ -27,6 +27,10 @@ type Map struct {
 	// Data.
 	Mark, MarkAll, Reload, LoadAll, Cancel, Copy, Reveal key.Binding
 	SortNext, SortReverse, Pause, Scan                   key.Binding
+	// SortColumn is a prefix: then a column's number (as the header
+	// shows them, 1..9) sorts by it — again the same number reverses —
+	// and 0 returns to the natural order.
+	SortColumn key.Binding
 	// NextView cycles a pane's sub-views (Sessions: sessions, API keys,
 	// contexts, the project's record).
 	NextView key.Binding
@@ -81,7 +85,7 @@ func Default() Map {
 		NextPane: bind("next pane", "tab"),
 		PrevPane: bind("previous pane", "shift+tab"),
 
-		Mark:        bind("mark row", "space"),
+		Mark:        bind("mark row, move down", "space"),
 		MarkAll:     bind("mark all shown", "A"),
 		Reload:      bind("reload", "r"),
 		LoadAll:     bind("load all pages", "L"),
@@ -90,6 +94,7 @@ func Default() Map {
 		Reveal:      bind("reveal secrets", "s"),
 		SortNext:    bind("sort by next column", ">"),
 		SortReverse: bind("reverse sort", "<"),
+		SortColumn:  bind("sort by column #", "#"),
 		Pause:       bind("pause stream", "space"),
 		Scan:        bind("scan table", "S"),
 		NextView:    bind("sessions / keys / contexts / project", "v"),
@@ -127,7 +132,7 @@ func (m Map) FullHelp() [][]key.Binding {
 		panes = append(panes, p.Binding)
 	}
 	panes = append(panes, m.Command, m.Filter, m.Help, m.Quit)
-	data := []key.Binding{m.Mark, m.MarkAll, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.Pause, m.Scan, m.Goto, m.GotoContext, m.JumpBack}
+	data := []key.Binding{m.Mark, m.MarkAll, m.Reload, m.LoadAll, m.Cancel, m.Copy, m.Reveal, m.SortNext, m.SortReverse, m.SortColumn, m.Pause, m.Scan, m.Goto, m.GotoContext, m.JumpBack}
 	var actions []key.Binding
 	for _, a := range m.Actions {
 		actions = append(actions, a.Binding)

@@ -96,7 +96,7 @@ func TestBulkInProdRequiresTheCount(t *testing.T) {
 	o := w.options()
 	o.Env = "prod"
 	m := start(t, o, 120, 40)
-	m, _ = press(t, m, "5", "g", "space", "j", "space", "D")
+	m, _ = press(t, m, "5", "g", "space", "space", "D")
 	if out := stripANSI(m.Render()); !strings.Contains(out, "type 2 and press enter") {
 		t.Fatalf("dialog does not ask for the count:\n%s", out)
 	}

@@ -131,8 +131,7 @@ func TestFlowBulkProgressAndSummary(t *testing.T) {
 	tm.Type("5")
 	await(t, snaps, "the sandboxes", func(s snap) bool { return s.sandboxes.Rows == 5 })
 	for i := 0; i < 5; i++ {
-		tm.Send(tea.KeyPressMsg{Code: ' ', Text: " "})
-		tm.Type("j")
+		tm.Send(tea.KeyPressMsg{Code: ' ', Text: " "}) // marks and moves down
 	}
 	await(t, snaps, "five marks", func(s snap) bool { return s.marked == 5 })
 	tm.Type("D")
@@ -197,8 +196,7 @@ func TestFlowBulkStopsAfterTheCurrentRow(t *testing.T) {
 	tm.Type("5")
 	await(t, snaps, "the sandboxes", func(s snap) bool { return s.sandboxes.Rows == 3 })
 	for range ids {
-		tm.Send(tea.KeyPressMsg{Code: ' ', Text: " "})
-		tm.Type("j")
+		tm.Send(tea.KeyPressMsg{Code: ' ', Text: " "}) // marks and moves down
 	}
 	await(t, snaps, "three marks", func(s snap) bool { return s.marked == 3 })
 	tm.Type("D")

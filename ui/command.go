@@ -20,9 +20,11 @@ type Verb string
 // The root's own commands (rootCommands); the panes' are declared with
 // the panes (views.Registry).
 const (
-	VerbAudit Verb = "audit"
-	VerbScan  Verb = "scan"
-	VerbQuit  Verb = "q"
+	VerbAudit  Verb = "audit"
+	VerbSort   Verb = "sort"
+	VerbExport Verb = "export"
+	VerbScan   Verb = "scan"
+	VerbQuit   Verb = "q"
 )
 
 // Command is one parsed and validated command line. Args holds only what
@@ -57,6 +59,8 @@ func commands() []command {
 // rootCommands are the commands no pane owns.
 func rootCommands() []command {
 	return append(whereCommands(), []command{
+		{CommandSpec: sortSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runSort(a) }},
+		{CommandSpec: exportSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runExport(a) }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbAudit), Usage: ":audit [n]", Arg: views.ArgOptional},
 			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.openAudit(a.Arg) }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbQuit), Aliases: []string{"quit", "q!"}, Usage: ":q"},
@@ -159,6 +163,12 @@ func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
 			}
 			continue
 		}
+		if a.Arg != "" && len(spec.Words) > 0 {
+			if err := addWord(spec, &a, t); err != nil {
+				return a, usage("%s", err.Error())
+			}
+			continue
+		}
 		if spec.Arg == views.ArgNone {
 			return a, usage(":%s takes no argument \"%s\"", spec.Name, inert.String(t))
 		}
@@ -201,6 +211,24 @@ func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
 		}
 	}
 	return a, nil
+}
+
+// addWord keeps keyword t of a command that takes Words.
+func addWord(spec views.CommandSpec, a *views.Args, t string) error {
+	w := strings.ToLower(t)
+	if !slices.Contains(spec.Words, w) {
+		return fmt.Errorf("unknown word \"%s\" (expected %s)", inert.String(t), strings.Join(spec.Words, ", "))
+	}
+	for i, x := range a.Words {
+		switch x {
+		case w:
+			return fmt.Errorf("%s given twice", w)
+		case "":
+			a.Words[i] = w
+			return nil
+		}
+	}
+	return fmt.Errorf("at most %d words after the argument", len(a.Words))
 }
 
 // isOptKey tells "status=RUNNING" (an option) from an id that merely contains
@@ -364,6 +392,9 @@ func complete(line string, ids func(v Verb, arg int) []string, optIDs func(v Ver
 					}
 				}
 			}
+		} else if len(fields) >= 2 && len(spec.Words) > 0 {
+			// The argument is given: what follows are keywords.
+			cands = append(cands, spec.Words...)
 		} else {
 			for _, o := range spec.Opts {
 				cands = append(cands, o.Key+"=")

@@ -53,8 +53,12 @@ func (m Model) helpLines(w int) []string {
 		lw += uw
 	}
 	b.WriteString(line + "\n")
+	sk := m.ctx.Keys.SortColumn.Help().Key
 	for _, note := range append([]string{
 		"Row marks: * marked · ! expired or overdue · ? the item differs from its schema (enter shows how)",
+		"Filter (/): words all must match — text · !text (without) · ~regex · field=value · field!=value · field~regex; " +
+			"a field is a column (key or title) or an attribute; quote spaces: name=\"a b\"; field=\"\" is empty or missing",
+		"Sort: " + sk + " then a column's number (1-9, as on screen; again reverses), " + sk + "0 the natural order; :sort <column> [asc|desc], :sort alone the natural order",
 	}, actionHelpNotes(m.readOnly)...) {
 		for _, l := range wrapWords(note, w) {
 			b.WriteString(th.Muted.Render(l) + "\n")

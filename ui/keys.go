@@ -31,11 +31,20 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.filterKey(k)
 	}
 
+	if m.sortPending {
+		return m.sortKey(k)
+	}
 	p := m.panes[m.active]
+	if sm, ok := m.startSort(k); ok {
+		return sm, nil
+	}
 	switch {
 	case key.Matches(k, km.Cancel):
 		// ctrl+c cancels a running load; it never quits (q does), so a
 		// reflexive ctrl+c cannot end an on-call session by surprise.
+		if m.cancelExport() {
+			return m, nil
+		}
 		if p.Cancel() {
 			m.setFlash("load cancelled", false)
 		} else {
@@ -63,6 +72,7 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Filter):
 		m.mode = modeFilter
 		m.input.SetValue(p.Filter())
+		m.filterErr = ""
 		m.input.Focus()
 		return m, nil
 	case key.Matches(k, km.NextPane):
@@ -76,7 +86,7 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if p.Filter() != "" {
-			p.SetFilter("")
+			_ = p.SetFilter("")
 			return m, nil
 		}
 		m.setFlash("", false)
@@ -137,11 +147,16 @@ func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	p := m.panes[m.active]
 	switch km := m.ctx.Keys; {
 	case key.Matches(k, km.Dismiss):
-		p.SetFilter("")
-		m.mode = modeNormal
+		_ = p.SetFilter("") // "" always applies
+		m.mode, m.filterErr = modeNormal, ""
 		m.input.Blur()
 		return m, nil
 	case key.Matches(k, km.Submit):
+		if m.filterErr != "" {
+			// Not applied: the prompt stays open on the error, so the
+			// operator fixes the expression (or esc clears it).
+			return m, nil
+		}
 		m.mode = modeNormal
 		m.input.Blur()
 		return m, nil
@@ -151,7 +166,10 @@ func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) updateInput(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.input.Update(msg) && m.mode == modeFilter {
-		m.panes[m.active].SetFilter(m.input.Value())
+		m.filterErr = ""
+		if err := m.panes[m.active].SetFilter(m.input.Value()); err != nil {
+			m.filterErr = err.Error()
+		}
 	}
 	return m, nil
 }
@@ -210,6 +228,10 @@ func (m Model) completionIDs(v Verb, arg int) []string {
 		return nil
 	}
 	p := m.Pane(c.pane)
+	if p == nil && c.root != nil {
+		// A root command acts on the pane on screen (:sort's columns).
+		p = m.panes[m.active]
+	}
 	if arg == 2 {
 		if p != nil && c.Complete2 != nil {
 			return completable(c.Complete2(p))

@@ -45,7 +45,11 @@ func (m *Model) markAll(where string) {
 		return
 	}
 	if where != "" {
-		p.SetFilter(where)
+		// The filter grammar: a bad expression marks nothing.
+		if err := p.SetFilter(where); err != nil {
+			m.setFlash("nothing marked: "+err.Error(), true)
+			return
+		}
 	}
 	n, more := p.MarkAll()
 	msg := fmt.Sprintf("%d rows marked", n)

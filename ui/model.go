@@ -55,6 +55,15 @@ type Model struct {
 	draft   string         // the line being typed before browsing history
 	comps   []string       // completions of the current tab cycle
 	compPos int
+	// filterErr is what is wrong with the expression in the filter line
+	// ("" when it applies); shown beside it while the rows stay as they
+	// were.
+	filterErr string
+	// sortPending: the sort key was pressed; the next key is a column
+	// number (sort.go).
+	sortPending bool
+	// export is the :export in progress, if any (export.go).
+	export *exportJob
 
 	dialog Dialog
 	help   help.Model
@@ -66,6 +75,9 @@ type Model struct {
 	// last command or copy. cmdErr marks it as an error.
 	flash  string
 	cmdErr bool
+	// flashWide: the message names something the operator needs whole
+	// (an export's path), so the footer shows it too, as it does errors.
+	flashWide bool
 
 	quitting bool
 
@@ -137,6 +149,7 @@ func New(o Options) Model {
 		ReadOnly:    o.ReadOnly,
 		PageSize:    o.PageSize,
 		ReadTimeout: o.ReadTimeout,
+		Location:    o.Location,
 	}
 	if o.Session != nil {
 		ctx.Seen = o.Session.Seen
@@ -239,6 +252,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onActionMsg(msg)
 	case scanMsg:
 		return m.onScan(msg)
+	case exportStepMsg:
+		return m.onExportStep(msg)
 	case OpenDialogMsg:
 		if msg.Dialog != nil {
 			m.dialog, m.mode = msg.Dialog, modeDialog
@@ -363,7 +378,7 @@ func (m Model) paneIndex(id views.PaneID) (int, bool) {
 // that failed says what it found), so credentials in them are masked.
 func (m *Model) setFlash(text string, isErr bool) {
 	text, _ = secret.Text(text)
-	m.flash, m.cmdErr = text, isErr
+	m.flash, m.cmdErr, m.flashWide = text, isErr, false
 }
 
 func (m *Model) copied(c detail.CopiedMsg) {

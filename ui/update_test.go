@@ -173,7 +173,8 @@ func TestMarkRows(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 120, 40)
 	p := m.Pane(views.PaneSessions)
-	m, _ = press(t, m, "space", "j", "space", "j")
+	// space marks and moves down: rows 1 and 3 marked, the cursor on 4.
+	m, _ = press(t, m, "space", "j", "space")
 	items, hidden := p.Marked()
 	if len(items) != 2 || hidden != 0 {
 		t.Fatalf("marked %d (hidden %d), want 2", len(items), hidden)

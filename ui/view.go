@@ -195,6 +195,12 @@ func (m Model) titleLine(w int) string {
 	if f := p.Filter(); f != "" {
 		info = append(info, "filter "+strconv.Quote(inert.Line(f, 20)))
 	}
+	// An explicit sort is named; without one the rows are in the
+	// query's natural order (the index's sort key), which the title's
+	// scope already implies.
+	if st.Sortable && st.Sort != "" {
+		info = append(info, "sort "+st.Sort)
+	}
 	right := inert.String(strings.Join(info, " · "))
 	rw := lipgloss.Width(right)
 	titleW := max(w-rw-2, 8)
@@ -275,12 +281,16 @@ func (m Model) footer(w int) string {
 	case modeCommand:
 		return fitLine(th.Key.Render(":")+m.input.View(max(w-1, 1), m.inputStyles()), w)
 	case modeFilter:
-		return fitLine(th.Key.Render("/")+m.input.View(max(w-1, 1), m.inputStyles()), w)
+		return m.filterLine(w)
 	case modeDialog:
 		// A dialog owns the keyboard: list its keys, not the pane's.
 		if h, ok := m.dialog.(interface{ Hints() string }); ok {
 			return fitLine(th.Muted.Render(inert.Line(h.Hints(), w)), w)
 		}
+	}
+	if m.sortPending {
+		// The whole line: the columns must all be readable to be chosen.
+		return fitLine(th.Key.Render(inert.Line(m.sortPrompt(), w)), w)
 	}
 	st := m.panes[m.active].Status()
 	if st.Progress >= 0 {
@@ -298,6 +308,9 @@ func (m Model) footer(w int) string {
 	// the status bar shows its start too.
 	if m.flash != "" && m.cmdErr {
 		return fitLine(th.Error.Render(inert.Line(m.flash, w)), w)
+	}
+	if m.flash != "" && m.flashWide {
+		return fitLine(inert.Line(m.flash, w), w)
 	}
 	if st.Err != "" {
 		msg, _ := secret.Text(st.Err)
@@ -352,4 +365,29 @@ func (m Model) alerts() string {
 		return "! " + all[0]
 	}
 	return "! " + strconv.Itoa(len(all)) + " alerts: " + all[0] + " +" + strconv.Itoa(len(all)-1)
+}
+
+// filterHint is shown beside an empty filter line: the grammar in brief.
+const filterHint = "text  !text  ~regex  field=value  field!=value  field~regex"
+
+// filterLine is the filter prompt; beside it, the error that keeps the
+// expression from applying (the rows stay as they were), or the grammar
+// while nothing is typed.
+func (m Model) filterLine(w int) string {
+	th := m.ctx.Theme
+	note, style := "", th.Muted
+	switch {
+	case m.filterErr != "":
+		note, style = "✗ "+m.filterErr+" (enter keeps the prompt; esc clears)", th.Error
+	case m.input.Value() == "":
+		note = filterHint
+	}
+	if note == "" {
+		return fitLine(th.Key.Render("/")+m.input.View(max(w-1, 1), m.inputStyles()), w)
+	}
+	// The expression keeps at least half the line; the note takes the rest.
+	inW := max(lipgloss.Width(inert.String(m.input.Value()))+2, 12)
+	inW = min(inW, max(w/2, 1))
+	noteW := max(w-1-inW-2, 1)
+	return fitLine(th.Key.Render("/")+m.input.View(inW, m.inputStyles())+"  "+style.Render(inert.Line(note, noteW)), w)
 }

@@ -112,16 +112,20 @@ func (b *base) View() string {
 
 func (b *base) Selected() (data.Item, bool) { return b.active().selectedItem() }
 func (b *base) Marked() ([]data.Item, int)  { return b.active().marked() }
-func (b *base) SetFilter(text string)       { b.active().table.SetFilter(text) }
+func (b *base) SetFilter(text string) error { return b.active().setFilter(text) }
 func (b *base) Cancel() bool {
 	l := b.active()
 	ok := l.cancelLoad()
 	l.refreshEmpty()
 	return ok
 }
-func (b *base) Status() Status   { return b.active().status() }
-func (b *base) DetailOpen() bool { return b.active().detail != nil }
-func (b *base) Filter() string   { return b.active().table.Filter() }
+func (b *base) Status() Status { return b.active().status() }
+func (b *base) SortBy(column string, desc bool) error {
+	return b.active().sortBy(column, desc)
+}
+func (b *base) SortColumns() []string { return b.active().shownColumns() }
+func (b *base) DetailOpen() bool      { return b.active().detail != nil }
+func (b *base) Filter() string        { return b.active().table.Filter() }
 func (b *base) Apply(changes []Change) tea.Cmd {
 	for _, l := range b.lists {
 		l.apply(changes)
@@ -162,7 +166,11 @@ func (b *base) show(i int) tea.Cmd {
 	b.dropScan()
 	b.cur = i
 	l := b.active()
-	l.table.SetFilter(f)
+	if l.setFilter(f) != nil {
+		// A field of the other list that this one lacks: show all
+		// rather than keep a filter nobody can see in the prompt.
+		l.table.SetFilter("")
+	}
 	cmd := l.ensure()
 	l.refreshEmpty()
 	return cmd

@@ -35,6 +35,9 @@ type Context struct {
 	// Now is the clock relative times are computed against. Tests fix it so
 	// that golden files never hold wall-clock times.
 	Now func() time.Time
+	// Location is the zone times are shown in (Local when nil): the detail
+	// view's readable unix times, as the Stream pane's time column.
+	Location *time.Location
 
 	// Timer makes the command that delivers msg once d has passed; nil
 	// means tea.Tick. Tests inject uitest.Timer, whose command hands the

@@ -56,6 +56,7 @@ func (l *list) resetItems(capacity int) {
 	l.blocks = itemBlocks{loose: map[string]data.Item{}}
 	l.texts = cellTexts{}
 	l.blocks.cache.pack = -1
+	l.attrs = nil
 }
 
 // getItem returns the raw item of the row with this id.
@@ -79,6 +80,7 @@ func (l *list) getItem(id string) (data.Item, bool) {
 // Past looseMax loose items they are packed into a block together, so a
 // busy live tail cannot bring back the memory the blocks saved.
 func (l *list) putItem(id string, it data.Item) {
+	l.forgetAttrs(id)
 	l.keepLoose(id, it)
 	if len(l.blocks.loose) >= looseMax {
 		ids := make([]string, 0, len(l.blocks.loose))
@@ -100,6 +102,7 @@ func (l *list) keepLoose(id string, it data.Item) {
 
 // dropItem forgets the item of this row id, if any.
 func (l *list) dropItem(id string) {
+	l.forgetAttrs(id)
 	l.forgetItem(id)
 	delete(l.items, id)
 }
@@ -126,6 +129,9 @@ func (l *list) putPage(ids []string, items []data.Item) {
 	}
 	if len(kept) == 0 {
 		return
+	}
+	for _, id := range ids {
+		l.forgetAttrs(id)
 	}
 	for _, id := range kept {
 		l.forgetItem(id) // before the new block exists, so it is never freed here
@@ -230,8 +236,17 @@ func (b *itemBlocks) unpack(p int) []data.Item {
 	if p < 0 || p >= len(b.packs) || b.packs[p].z == nil {
 		return nil
 	}
-	raw, err := b.packs[p].z, error(nil)
-	if !b.packs[p].plain {
+	items := decodeBlock(b.packs[p].z, b.packs[p].plain)
+	b.cache.pack, b.cache.items = p, items
+	return items
+}
+
+// decodeBlock reads a block's items. It uses only its arguments (a block's
+// bytes are never changed in place), so a tea.Cmd may call it on a block
+// captured earlier (:export).
+func decodeBlock(z []byte, plain bool) []data.Item {
+	raw, err := z, error(nil)
+	if !plain {
 		raw, err = decompress(raw)
 	}
 	var items []data.Item
@@ -244,7 +259,6 @@ func (b *itemBlocks) unpack(p int) []data.Item {
 			items = items[:max(len(items)-1, 0)] // the last one was cut short
 		}
 	}
-	b.cache.pack, b.cache.items = p, items
 	return items
 }
 

@@ -30,7 +30,10 @@ type list struct {
 	// or even 100k items as SDK values, would not fit the memory budget.
 	items  map[string]itemLoc
 	blocks itemBlocks
-	texts  cellTexts // shared cell strings (celltext.go)
+	// attrs caches the attribute values the filter has read, by
+	// attribute then row id (list_filter.go).
+	attrs map[string]map[string]attrText
+	texts cellTexts // shared cell strings (celltext.go)
 
 	// scope is what the current query lists (for titles and the live tail);
 	// fetch runs it. hint is shown instead of rows when there is no scope
@@ -145,7 +148,7 @@ func (l *list) update(msg tea.Msg) tea.Cmd {
 	}
 	l.table, _ = l.table.Update(msg, km)
 	// Scrolling past the last row asks for the next page.
-	if (key.Matches(k, km.Down) || key.Matches(k, km.PageDown) || key.Matches(k, km.Bottom)) && l.table.AtBottom() {
+	if (key.Matches(k, km.Down) || key.Matches(k, km.PageDown) || key.Matches(k, km.Bottom) || key.Matches(k, km.Mark)) && l.table.AtBottom() {
 		return l.more()
 	}
 	return nil
@@ -177,6 +180,8 @@ func (l *list) status() Status {
 		HasReq:   l.ld.hasReq,
 		Err:      l.ld.err,
 		Note:     l.note,
+		Sort:     l.table.SortLabel(),
+		Sortable: true,
 	}
 	if w := l.waited(); w >= time.Second {
 		s.Waiting = l.waitingText()

@@ -42,6 +42,10 @@ func (l *list) showDetail(r data.Record, id string, reveal bool) {
 		Reveal:   reveal,
 		Problems: problemNotes(r.Issues()),
 		First:    keyNames(r.Table()),
+		Epochs:   data.EpochAttrs(r.Table()),
+		Now:      l.ctx.now,
+		Loc:      l.ctx.Location,
+		Relative: Relative,
 	})
 	w, h := l.table.Size()
 	d.SetSize(w, h)

@@ -182,6 +182,12 @@ func (l *list) upsertLive(id string, rec data.Record, now time.Time, th themes.T
 	if existed {
 		cols = changedCells(old, row)
 		if len(cols) == 0 && old.Tag == row.Tag && old.Dim == row.Dim {
+			if l.table.Filter() != "" {
+				// No cell changed, but a filter on an attribute no
+				// column shows may now hold or fail: place the row
+				// again (no highlight: nothing on it changed).
+				l.table.Upsert(row)
+			}
 			return
 		}
 	}

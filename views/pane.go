@@ -6,6 +6,7 @@
 package views
 
 import (
+	"errors"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -67,10 +68,24 @@ type Pane interface {
 	// wait for it to close).
 	DetailOpen() bool
 
-	// SetFilter narrows the loaded rows by substring; "" clears it.
-	SetFilter(text string)
+	// SetFilter narrows the loaded rows by a filter expression
+	// (views/filter: text, !text, ~regex, field=value, field!=value);
+	// "" clears it. A bad expression is returned, one line, and the
+	// rows stay as they were.
+	SetFilter(text string) error
 	// Filter is the current filter text.
 	Filter() string
+	// SortBy orders the rows by a column, named by key or title
+	// (case-insensitive); "" returns to the natural order. An unknown
+	// column is an error and the order stays.
+	SortBy(column string, desc bool) error
+	// SortColumns are the titles of the columns on screen, left to right
+	// (the numbers the sort-by-column keys use); nil when the pane cannot
+	// be sorted.
+	SortColumns() []string
+	// ExportRows are the rows `:export` writes: the marked ones, else
+	// those the filter shows.
+	ExportRows() (ExportSet, error)
 	// Back handles esc in normal mode: it closes the detail view, else
 	// cancels a running load. It reports whether it did anything, so the
 	// root can fall back to clearing the filter.
@@ -154,15 +169,22 @@ type Pane interface {
 // embeds it and implements only what it does.
 type Defaults struct{}
 
-func (Defaults) Init() tea.Cmd                          { return nil }
-func (Defaults) Help() []key.Binding                    { return nil }
-func (Defaults) Status() Status                         { return Status{Progress: -1} }
-func (Defaults) Selected() (data.Item, bool)            { return nil, false }
-func (Defaults) Marked() ([]data.Item, int)             { return nil, 0 }
-func (Defaults) ClearMarks()                            {}
-func (Defaults) MarkAll() (int, bool)                   { return 0, false }
-func (Defaults) DetailOpen() bool                       { return false }
-func (Defaults) SetFilter(string)                       {}
+func (Defaults) Init() tea.Cmd               { return nil }
+func (Defaults) Help() []key.Binding         { return nil }
+func (Defaults) Status() Status              { return Status{Progress: -1} }
+func (Defaults) Selected() (data.Item, bool) { return nil, false }
+func (Defaults) Marked() ([]data.Item, int)  { return nil, 0 }
+func (Defaults) ClearMarks()                 {}
+func (Defaults) MarkAll() (int, bool)        { return 0, false }
+func (Defaults) DetailOpen() bool            { return false }
+func (Defaults) SetFilter(string) error      { return nil }
+func (Defaults) SortBy(string, bool) error {
+	return errors.New("this pane keeps its own order")
+}
+func (Defaults) SortColumns() []string { return nil }
+func (Defaults) ExportRows() (ExportSet, error) {
+	return ExportSet{}, errors.New("export works in the table panes")
+}
 func (Defaults) Filter() string                         { return "" }
 func (Defaults) Back() bool                             { return false }
 func (Defaults) Cancel() bool                           { return false }
@@ -206,6 +228,10 @@ type Status struct {
 	HasReq   bool    // Consumed is meaningful
 	Err      string  // one line, already described; "" when fine
 	Note     string  // transient information ("load cancelled")
+	// Sort is the explicit sort in force ("EXPIRES ↓"), "" for the
+	// natural order; Sortable is false for a pane with no sort at all.
+	Sort     string
+	Sortable bool
 	// Waiting says what a load that has taken a second or more waits for
 	// and for how long ("waiting for Query on StatusIndex · 12s · esc
 	// cancels"); Waited is that time.

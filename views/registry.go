@@ -126,6 +126,11 @@ type CommandSpec struct {
 	// ArgOrOpt, when set, names the positional argument ("a project id")
 	// that may not be given together with an option.
 	ArgOrOpt string
+	// Words are the keywords accepted after the argument, in any order,
+	// each at most once (asc|desc; a format, overwrite, reveal): the
+	// parser keeps them, lower-cased, in Args.Words; which ones exclude
+	// each other is for Run to say. Completion offers them.
+	Words []string
 	// Complete offers argument values from what the owning pane shows
 	// (ids on screen); nil offers none.
 	Complete func(p Pane) []string
@@ -157,6 +162,19 @@ type OptSpec struct {
 // MaxOpts is the most options one command line carries (Args.Opts).
 const MaxOpts = 2
 
+// MaxWords is the most keywords one command line carries (Args.Words).
+const MaxWords = 3
+
+// HasWord reports whether keyword w was given.
+func (a Args) HasWord(w string) bool {
+	for _, x := range a.Words {
+		if x != "" && x == w {
+			return true
+		}
+	}
+	return false
+}
+
 // Opt is one option as given.
 type Opt struct{ Key, Value string }
 
@@ -166,6 +184,8 @@ type Args struct {
 	Arg string
 	// Arg2 is the second positional argument, for commands that take one.
 	Arg2 string
+	// Words are the CommandSpec.Words given, in the order typed.
+	Words [MaxWords]string
 	// Opts in the order the command declares them (not as typed).
 	Opts [MaxOpts]Opt
 }

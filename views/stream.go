@@ -1,6 +1,7 @@
 package views
 
 import (
+	"errors"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -97,11 +98,11 @@ func (s *Stream) SetSize(w, h int) {
 	s.w, s.h = max(w, 0), max(h, 0)
 	s.live.SetSize(s.w, s.h)
 }
-func (s *Stream) Help() []key.Binding      { return s.live.Help() }
-func (s *Stream) SetFilter(text string)    { s.live.SetFilter(text) }
-func (s *Stream) Filter() string           { return s.live.Filter() }
-func (s *Stream) Back() bool               { return s.live.Back() }
-func (s *Stream) SetTheme(th themes.Theme) { s.live.SetTheme(th) }
+func (s *Stream) Help() []key.Binding         { return s.live.Help() }
+func (s *Stream) SetFilter(text string) error { return s.live.SetFilter(text) }
+func (s *Stream) Filter() string              { return s.live.Filter() }
+func (s *Stream) Back() bool                  { return s.live.Back() }
+func (s *Stream) SetTheme(th themes.Theme)    { s.live.SetTheme(th) }
 
 // Status reports the records held; there is never a load running.
 func (s *Stream) Status() Status {
@@ -136,4 +137,14 @@ func (s *Stream) Selected() (data.Item, bool) {
 		return r.Keys, true
 	}
 	return nil, false
+}
+
+// SortBy: the Stream pane keeps arrival order, the order records happened.
+func (s *Stream) SortBy(string, bool) error {
+	return errors.New("the Stream pane keeps arrival order (newest last); sort works in the table panes")
+}
+
+// ExportRows: the Stream pane's records are not items of one table.
+func (s *Stream) ExportRows() (ExportSet, error) {
+	return ExportSet{}, errors.New("export works in the table panes; the Stream pane's c copies a record")
 }

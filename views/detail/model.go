@@ -13,11 +13,13 @@ import (
 	"maps"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"opsdeck/data"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/views/inert"
@@ -38,6 +40,14 @@ type Options struct {
 	// First lists attributes to show before the alphabetical rest, e.g. the
 	// table's key attributes.
 	First []string
+	// Epochs are the top-level number attributes the table's document
+	// gives as unix times (data.EpochAttrs): each is shown with its time
+	// in Loc (Local when nil) and, with Relative, against Now (time.Now
+	// when nil) — "1795424793 · 2026-11-23 09:06 UTC · 3m ago".
+	Epochs   map[string]data.EpochUnit
+	Loc      *time.Location
+	Now      func() time.Time
+	Relative func(t, now time.Time) string
 }
 
 // Model is the detail view.

@@ -116,7 +116,11 @@ func walk(out []node, name string, av types.AttributeValue, path []string, depth
 		return append(out, n)
 	case *types.AttributeValueMemberN:
 		_, whole := o.Mask.(revealAll)
-		return append(out, node{depth: depth, name: name, typ: "N", value: v.Value, secret: whole})
+		n := node{depth: depth, name: name, typ: "N", value: v.Value, secret: whole}
+		if unit, ok := o.Epochs[name]; ok && depth == 0 && !whole {
+			n.value = epochText(v.Value, unit, o)
+		}
+		return append(out, n)
 	case *types.AttributeValueMemberBOOL:
 		return append(out, node{depth: depth, name: name, typ: "BOOL", value: strconv.FormatBool(v.Value)})
 	case *types.AttributeValueMemberNULL:

@@ -1,8 +1,6 @@
 package streamview
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -15,7 +13,7 @@ func (m *Model) matches(e *entry) bool {
 	if m.table != "" && e.rec.Table != m.table {
 		return false
 	}
-	return m.needle == "" || strings.Contains(e.hay, m.needle)
+	return len(m.expr.Terms) == 0 || m.expr.Match(recordRow{e: e, mask: m.mask})
 }
 
 // rebuild recomputes the visible list after the narrowing or filter changed.
@@ -193,7 +191,7 @@ func (m *Model) updateFilter(k tea.KeyPressMsg) {
 		}
 		m.input += k.Text
 	}
-	m.SetFilter(m.input)
+	_ = m.SetFilter(m.input) // a bad expression keeps the last good one
 }
 
 func lastRune(s string) (rune, int) {

@@ -21,6 +21,7 @@ import (
 	"opsdeck/data/stream"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/views/filter"
 	"opsdeck/views/inert"
 )
 
@@ -76,7 +77,7 @@ type Model struct {
 
 	table  data.TableID // "" = every table
 	filter string       // as typed
-	needle string       // lower-cased filter
+	expr   filter.Expr  // the filter parsed
 	input  string       // the prompt's text while typing
 
 	mode    mode
@@ -202,16 +203,22 @@ func (m *Model) SetTheme(th themes.Theme) {
 // Table is the current narrowing ("" for every table).
 func (m *Model) Table() data.TableID { return m.table }
 
-// SetFilter narrows the list to records whose visible columns contain text,
-// case-insensitively; "" clears it. The root's own filter prompt may call it
-// instead of letting the pane run its prompt.
-func (m *Model) SetFilter(text string) {
+// SetFilter narrows the list by a filter expression (views/filter: text,
+// !text, ~regex, field=value over the columns and the records' images);
+// "" clears it. A bad expression is returned and the list is unchanged.
+// The root's own filter prompt may call it instead of letting the pane run
+// its prompt.
+func (m *Model) SetFilter(text string) error {
 	if text == m.filter {
-		return
+		return nil
 	}
-	m.filter = text
-	m.needle = strings.ToLower(inert.String(text))
+	e, err := filter.Parse(text)
+	if err != nil {
+		return err
+	}
+	m.filter, m.expr = text, e
 	m.rebuild()
+	return nil
 }
 
 // Filter is the current filter text.

@@ -30,7 +30,8 @@ type Model struct {
 	marks map[string]struct{}
 
 	filter   string
-	sortCol  int // -1: insertion order
+	pred     Predicate // nil: filter is a plain substring
+	sortCol  int       // -1: insertion order
 	sortDesc bool
 	// natCol/natDesc is the natural order (SetNaturalOrder): the order the
 	// rows' query returns them in, used while no explicit sort is chosen.

@@ -18,7 +18,10 @@ func (m *Model) SetFilter(q string) {
 	m.init()
 	sel := m.SelectedID()
 	old := m.filter
-	m.filter = q
+	if m.pred != nil {
+		old = "" // the view was a predicate's: not a narrower substring
+	}
+	m.filter, m.pred = q, nil
 	// Both sides as shown: the haystack is the sanitised cells, so a
 	// pasted raw U+202E and a typed "\u202e" find the same rows.
 	lq := needleOf(q)
@@ -158,6 +161,9 @@ func (m *Model) hay(e *entry) string {
 }
 
 func (m *Model) matches(e *entry) bool {
+	if m.pred != nil {
+		return m.pred(&e.Row, m.hay(e))
+	}
 	if m.filter == "" {
 		return true
 	}

@@ -27,7 +27,10 @@ func (m Model) Update(msg tea.Msg, km keymap.Map) (Model, tea.Cmd) {
 		case key.Matches(msg, km.PageDown):
 			m.PageDown()
 		case key.Matches(msg, km.Mark):
+			// Mark and move on, so a run of rows is marked by holding
+			// the key (on the last row the cursor stays).
 			m.ToggleMark()
+			m.MoveDown(1)
 		}
 	}
 	return m, nil

@@ -188,8 +188,9 @@ func TestCycleAndReverseSort(t *testing.T) {
 
 func TestMarks(t *testing.T) {
 	m := newTable(numbered(10), 60, 12)
-	m = keys(t, m, "space", "j", "j", "space", "j", "space", "k", "space") // r0, r3 (r2 toggled twice? no)
-	// Sequence: mark r0; j j → r2, mark r2; j → r3, mark r3; k → r2, unmark r2.
+	m = keys(t, m, "space", "j", "space", "space", "k", "k", "space")
+	// space marks and moves down: mark r0 (→ r1); j → r2; mark r2 (→ r3);
+	// mark r3 (→ r4); k k → r2; unmark r2 (→ r3).
 	if got := m.Marked(); !slices.Equal(got, []string{"r0", "r3"}) {
 		t.Fatalf("marked %v", got)
 	}
@@ -469,5 +470,21 @@ func TestSortArrowSurvivesNarrowColumn(t *testing.T) {
 	header := strings.Split(ansi.Strip(m.View()), "\n")[0]
 	if !strings.Contains(header, "ID…↓") {
 		t.Fatalf("header %q", header)
+	}
+}
+
+func TestMarkMovesDown(t *testing.T) {
+	m := newTable(numbered(3), 60, 12)
+	m = keys(t, m, "space")
+	if m.SelectedID() != "r1" || !m.IsMarked("r0") {
+		t.Fatalf("after space: cursor on %s, r0 marked %v; want r1 and true", m.SelectedID(), m.IsMarked("r0"))
+	}
+	m = keys(t, m, "space", "space")
+	if m.SelectedID() != "r2" || !slices.Equal(m.Marked(), []string{"r0", "r1", "r2"}) {
+		t.Fatalf("on the last row: cursor %s marked %v; want r2 and all three", m.SelectedID(), m.Marked())
+	}
+	m = keys(t, m, "space") // the last row: unmarks, the cursor stays
+	if m.SelectedID() != "r2" || m.IsMarked("r2") {
+		t.Fatalf("space on the last row again: cursor %s, r2 marked %v", m.SelectedID(), m.IsMarked("r2"))
 	}
 }

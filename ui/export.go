@@ -1,0 +1,210 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/data/export"
+	"opsdeck/data/secret"
+	"opsdeck/views"
+)
+
+// exportUsage is the one line a mistaken :export gets.
+const exportUsage = ":export <file> [jsonl|csv|ddb] [overwrite] [reveal]"
+
+// exportChunk is how many rows one step writes: a big export reports its
+// progress (and can be cancelled) between steps.
+var exportChunk = 2000
+
+// exportJob is a running :export. The rows were gathered in Update; the
+// steps (each a tea.Cmd, one at a time) own the file and the writer, and
+// the root reads only what their messages carry.
+type exportJob struct {
+	id     uint64
+	set    views.ExportSet
+	path   string
+	format export.Format
+	over   bool
+	mask   secret.Masker
+	header []string
+	what   string // "12 rows", "3 marked rows (1 hidden by the filter)"
+
+	file   *export.File
+	w      *export.Writer
+	cancel atomic.Bool
+}
+
+// exportStepMsg is one step's result.
+type exportStepMsg struct {
+	id      uint64
+	pos     int  // rows written so far
+	done    bool // complete and under its name
+	path    string
+	written int // rows written (a row whose kept item is unreadable is not)
+	err     error
+}
+
+var exportSeq atomic.Uint64
+
+// exportSpec is `:export`, a root command: it writes rows of the pane on
+// screen.
+var exportSpec = views.CommandSpec{
+	Name:  string(VerbExport),
+	Usage: exportUsage,
+	Arg:   views.ArgRequired,
+	Words: append(export.Formats(), "overwrite", "reveal"),
+}
+
+// runExport starts `:export <file> [format] [overwrite] [reveal]`.
+func (m Model) runExport(a views.Args) (tea.Model, tea.Cmd) {
+	if m.export != nil {
+		m.setFlash("an export is running (ctrl+c cancels it)", true)
+		return m, nil
+	}
+	bad := func(format string, a ...any) (tea.Model, tea.Cmd) {
+		m.setFlash(fmt.Sprintf(format, a...)+" — usage: "+exportUsage, true)
+		return m, nil
+	}
+	path := a.Arg
+	format, formatSet := export.FormatFor(path), false
+	for _, w := range a.Words {
+		if f, ok := export.ParseFormat(w); ok && w != "" {
+			if formatSet {
+				return bad("two formats given")
+			}
+			format, formatSet = f, true
+		}
+	}
+	over, reveal := a.HasWord("overwrite"), a.HasWord("reveal")
+	if reveal && format == export.CSV {
+		m.setFlash("reveal applies to jsonl and ddb: CSV writes the cells as shown, secrets masked", true)
+		return m, nil
+	}
+	set, err := m.panes[m.active].ExportRows()
+	if err != nil {
+		m.setFlash(err.Error(), true)
+		return m, nil
+	}
+	j := &exportJob{id: exportSeq.Add(1), set: set, path: path, format: format,
+		over: over, mask: secret.Default, header: set.Header}
+	if reveal {
+		j.mask = nil
+	}
+	j.what = plural(set.Len(), "row")
+	if set.Marked {
+		j.what = plural(set.Len(), "marked row")
+		if set.Hidden > 0 {
+			j.what += fmt.Sprintf(" (%d hidden by the filter)", set.Hidden)
+		}
+	}
+	m.export = j
+	if set.Len() > exportChunk {
+		m.setFlash(fmt.Sprintf("exporting %s… (ctrl+c cancels)", j.what), false)
+	}
+	return m, j.step(0)
+}
+
+// step writes rows [from, from+exportChunk) — creating the file first, and
+// after the last row flushing it and giving it its name.
+func (j *exportJob) step(from int) tea.Cmd {
+	return func() tea.Msg {
+		msg := exportStepMsg{id: j.id, pos: from}
+		fail := func(err error) tea.Msg {
+			if j.file != nil {
+				j.file.Abort()
+			}
+			msg.err = err
+			return msg
+		}
+		if j.cancel.Load() {
+			return fail(errExportCancelled)
+		}
+		if j.file == nil {
+			f, err := export.Create(j.path, j.over)
+			if err != nil {
+				return fail(err)
+			}
+			j.file = f
+			w, err := export.NewWriter(f, j.format, j.header, j.mask)
+			if err != nil {
+				return fail(err)
+			}
+			j.w = w
+		}
+		end := min(from+exportChunk, j.set.Len())
+		for _, r := range j.set.Records(from, end) {
+			if err := j.w.Write(r); err != nil {
+				return fail(err)
+			}
+		}
+		msg.pos = end
+		if end < j.set.Len() {
+			return msg
+		}
+		if err := j.w.Flush(); err != nil {
+			return fail(err)
+		}
+		if j.cancel.Load() {
+			return fail(errExportCancelled)
+		}
+		if err := j.file.Commit(); err != nil {
+			msg.err = err
+			return msg
+		}
+		msg.done, msg.path, msg.written = true, j.file.Path, j.w.Count()
+		return msg
+	}
+}
+
+var errExportCancelled = errors.New("export cancelled: no file written")
+
+// onExportStep reports a step and starts the next.
+func (m Model) onExportStep(msg exportStepMsg) (tea.Model, tea.Cmd) {
+	j := m.export
+	if j == nil || msg.id != j.id {
+		return m, nil
+	}
+	switch {
+	case msg.err != nil:
+		m.export = nil
+		var exists *export.ExistsError
+		if errors.As(msg.err, &exists) {
+			m.setFlash(fmt.Sprintf("%s exists: not replaced (add overwrite: :export %s … overwrite)", exists.Path, quoteArg(j.path)), true)
+			return m, nil
+		}
+		if errors.Is(msg.err, errExportCancelled) {
+			m.setFlash(msg.err.Error(), false)
+			return m, nil
+		}
+		m.setFlash("export failed, no file written: "+msg.err.Error(), true)
+		return m, nil
+	case msg.done:
+		m.export = nil
+		secrets := "secrets masked"
+		if j.mask == nil && j.format != export.CSV {
+			secrets = "secrets INCLUDED (reveal)"
+		}
+		what := j.what
+		if missing := j.set.Len() - msg.written; missing > 0 {
+			what = fmt.Sprintf("%d of %s (%d unreadable, left out)", msg.written, j.what, missing)
+		}
+		m.setFlash(fmt.Sprintf("exported %s to %s (%s, %s)", what, msg.path, j.format, secrets), false)
+		m.flashWide = true
+		return m, nil
+	}
+	m.setFlash(fmt.Sprintf("exporting %s… %d%% (%d written; ctrl+c cancels)", j.what, msg.pos*100/j.set.Len(), msg.pos), false)
+	return m, j.step(msg.pos)
+}
+
+// cancelExport asks a running export to stop; its next step drops the file.
+func (m *Model) cancelExport() bool {
+	if m.export == nil {
+		return false
+	}
+	m.export.cancel.Store(true)
+	m.setFlash("cancelling the export…", false)
+	return true
+}
