@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
+	"opsdeck/data"
 	"opsdeck/ui/history"
 )
 
@@ -29,6 +32,7 @@ func (m *Model) initHistory(o Options) {
 // remember appends a command to the history (not repeating the last one)
 // and returns the write of it to the file, if there is one.
 func (m *Model) remember(line string) tea.Cmd {
+	line = historyForm(line)
 	if line == "" || (len(m.history) > 0 && m.history[len(m.history)-1] == line) {
 		return nil
 	}
@@ -46,4 +50,22 @@ func (m *Model) remember(line string) tea.Cmd {
 		}
 		return nil
 	}
+}
+
+// historyForm is the line as history keeps it. `:apikey` also takes the raw
+// API key in place of its hash; the key is a credential, so history (in
+// memory, and in the file) keeps the hash it was looked up by, which finds
+// the same item when recalled and shows nothing secret.
+func historyForm(line string) string {
+	f := strings.Fields(line)
+	if len(f) != 2 {
+		return line
+	}
+	if c, ok := specFor(f[0]); !ok || c.Name != "apikey" {
+		return line
+	}
+	if s, hashed := data.APIKeyLookup(f[1]); hashed {
+		return f[0] + " " + s.PKValue
+	}
+	return line
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"opsdeck/data"
 	"opsdeck/demo/ddblocal"
 	"opsdeck/ui/history"
 	"opsdeck/ui/session"
@@ -154,5 +155,36 @@ func TestCompletionOffersSeenIDsButNoToken(t *testing.T) {
 	got = complete("sessions "+w.tenant[:4], m.completionIDs, m.completionOptIDs)
 	if len(got) != 1 || got[0] != "sessions "+w.tenant {
 		t.Fatalf("project completion %q", got)
+	}
+}
+
+// `:apikey` takes a raw API key in place of its hash: neither ↑ nor the
+// history file ever gives the key back, only the hash it was looked up by.
+func TestHistoryKeepsAnAPIKeysHashNotTheKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history")
+	f, _, err := history.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := bare(t, Options{Env: "dev", History: f})
+	const raw = "ak_live_Zq81pLmN04rT"
+	if cmd := m.remember("apikey " + raw); cmd != nil {
+		cmd()
+	}
+	hash, _ := data.APIKeyLookup(raw)
+	want := "apikey " + hash.PKValue
+	if got := m.history[len(m.history)-1]; got != want {
+		t.Fatalf("history keeps %q, want %q", got, want)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), raw) || string(b) != want+"\n" {
+		t.Fatalf("history file holds %q", b)
+	}
+	// A hash typed as such is kept as typed.
+	if got := historyForm(want); got != want {
+		t.Fatalf("historyForm(%q) = %q", want, got)
 	}
 }
