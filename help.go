@@ -100,7 +100,7 @@ func writeHelp(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "Filter (press /): words that must all match — text, !text (without), ~regex,")
 	fmt.Fprintln(w, "  field=value, field!=value, field~regex; a field is a column (key or title) or an")
 	fmt.Fprintln(w, "  attribute; quote spaces: name=\"a b\".")
-	fmt.Fprintln(w, "Sort: o then a column's number (again reverses, 0 the natural order), or :sort.")
+	fmt.Fprintf(w, "Sort: %s then a column's number (again reverses, 0 the natural order), or :sort.\n", ui.DefaultKeys().SortColumn.Help().Key)
 }
 
 func writeKey(w io.Writer, b key.Binding) {

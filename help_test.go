@@ -21,7 +21,7 @@ func TestHelpListsFlagsExamplesKeysAndCommands(t *testing.T) {
 			"Usage: opsdeck [flags]",
 			"--profile string", "--read-only", "--version", "--demo-rate float", "(default 2)",
 			"Examples:", "opsdeck --demo",
-			"Keys", "enter        open detail", "o            sort by column #", "space        mark row, move down",
+			"Keys", "enter        open detail", "#            sort by column #", "space        mark row, move down",
 			"x            release session", // an action key, from the declarations
 			"Commands", ":export <file> [jsonl|csv|ddb] [overwrite] [reveal]", ":sort [column [asc|desc]]",
 			"Filter (press /)",
