@@ -1,11 +1,8 @@
 package data
 
 import (
-	"context"
-	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 )
 
@@ -263,97 +260,9 @@ type Overview struct {
 // dozen small queries, and the tables are shared with the services.
 const countConcurrency = 4
 
-// CountOverview counts every metric of plan at now. Counts run a few at a
-// time; one failing count sets its tally's Err and the rest go on.
-func (s *Store) CountOverview(ctx context.Context, plan OverviewPlan, now time.Time) Overview {
-	start := time.Now()
-	ms := plan.Metrics(now)
-	o := Overview{Plan: plan, At: now, Tallies: make([]Tally, len(ms))}
-	sem := make(chan struct{}, countConcurrency)
-	var wg sync.WaitGroup
-	for i, m := range ms {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			o.Tallies[i] = s.tally(ctx, m, plan.MaxPages, now)
-		}()
-	}
-	wg.Wait()
-	for _, t := range o.Tallies {
-		o.Consumed += t.Consumed
-	}
-	o.Elapsed = time.Since(start)
-	return o
-}
-
-// tally counts one metric (and, for a project's RUNNING count, reads its
-// quota).
-func (s *Store) tally(ctx context.Context, m Metric, maxPages int, now time.Time) Tally {
-	t := Tally{Metric: m, CountedAt: now}
-	c, err := s.CountMetric(ctx, m, maxPages)
-	t.N, t.Consumed, t.Partial, t.Err = c.N, c.Consumed, c.Partial, err
-	if err == nil && m.Key == MetricProjectRunning {
-		sc := ProjectByID(m.Subject)
-		it, found, used, err := s.getItem(ctx, sc.Table, sc.getKey())
-		t.Consumed += used
-		if err != nil {
-			t.Err = err
-		} else if found {
-			if lim, ok := DecodeProject(it).Concurrency.Int64(); ok && lim > 0 {
-				t.Limit, t.HasLimit = lim, true
-			}
-		}
-	}
-	return t
-}
-
 // countPageLimit is the Limit of each page of a tested count: the pages
 // hold two small attributes per item.
 const countPageLimit = 1000
-
-// CountMetric counts one metric: Select=COUNT of its scope, or, with a
-// Test, a Query projecting the metric's Reads and the test applied to each
-// item. maxPages caps the pages as Count does.
-func (s *Store) CountMetric(ctx context.Context, m Metric, maxPages int) (Count, error) {
-	if m.Test == nil {
-		return s.Count(ctx, m.Scope, maxPages)
-	}
-	if m.Scope.Projection().Type != ProjectAll {
-		return Count{}, fmt.Errorf("data: a tested count needs an index projecting ALL, not %s", m.Scope.Index)
-	}
-	var c Count
-	reads := append(MustSchema(m.Scope.Table).KeyNames(), m.Reads...)
-	if ix, ok := m.Scope.index(); ok {
-		reads = append(reads, ix.PK.Name)
-		if ix.SK != nil {
-			reads = append(reads, ix.SK.Name)
-		}
-	}
-	slices.Sort(reads)
-	reads = slices.Compact(reads)
-	var cursor Cursor
-	for pages := 1; ; pages++ {
-		items, next, used, err := s.query(ctx, m.Scope, PageRequest{Limit: countPageLimit, Cursor: cursor}, reads)
-		c.Consumed += used
-		if err != nil {
-			return c, err
-		}
-		for _, it := range items {
-			if m.In(it) {
-				c.N++
-			}
-		}
-		if cursor = next; cursor == nil {
-			return c, nil
-		}
-		if maxPages > 0 && pages >= maxPages {
-			c.Partial = true
-			return c, nil
-		}
-	}
-}
 
 // Apply moves the tallies by one item change from the live tail: each
 // tally of the table gains one when the new image counts and the old did
@@ -429,56 +338,6 @@ func outsideByKey(sc Scope, keys Item) bool {
 	}
 	v, ok := keys[sc.PKAttr]
 	return ok && !EqualValues(v, sc.pkValue())
-}
-
-// Threshold is an alert on a metric: "sandboxes.available < 5" holds for
-// every tally of that key whose number crosses it.
-type Threshold struct {
-	Metric string
-	Op     string // <, <=, >, >=, ==, !=
-	Value  int64
-}
-
-// Holds reports whether n crosses the threshold.
-func (a Threshold) Holds(n int64) bool {
-	switch a.Op {
-	case "<":
-		return n < a.Value
-	case "<=":
-		return n <= a.Value
-	case ">":
-		return n > a.Value
-	case ">=":
-		return n >= a.Value
-	case "==":
-		return n == a.Value
-	case "!=":
-		return n != a.Value
-	}
-	return false
-}
-
-func (a Threshold) String() string {
-	return a.Metric + " " + a.Op + " " + strconv.FormatInt(a.Value, 10)
-}
-
-// Alerting is the first threshold a tally crosses (ok false: none). A
-// tally whose count failed crosses none: its number is unknown, which the
-// overview shows as such. A project at or over its quota is an alert
-// without configuration: new sessions of it are being refused.
-func (t Tally) Alerting(ths []Threshold) (Threshold, bool) {
-	if t.Err != nil || t.CountedAt.IsZero() {
-		return Threshold{}, false
-	}
-	for _, th := range ths {
-		if th.Metric == t.Key && th.Holds(t.N) {
-			return th, true
-		}
-	}
-	if t.Key == MetricProjectRunning && t.HasLimit && t.N >= t.Limit {
-		return Threshold{Metric: t.Key, Op: ">=", Value: t.Limit}, true
-	}
-	return Threshold{}, false
 }
 
 // Unsettled marks as estimated every tally a change would have moved: the

@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"opsdeck/data"
 	"opsdeck/data/export"
 	"opsdeck/data/secret"
 	"opsdeck/views"
@@ -31,6 +34,15 @@ type exportJob struct {
 	mask   secret.Masker
 	header []string
 	what   string // "12 rows", "3 marked rows (1 hidden by the filter)"
+
+	// whole: the pane's rows hold only the attributes its columns show
+	// (a projected list), so a jsonl or ddb export reads each row's whole
+	// item by key first; a row deleted since it was listed is left out
+	// (gone counts them). CSV writes the cells as shown and reads nothing.
+	whole   bool
+	store   *data.Store
+	timeout time.Duration
+	gone    atomic.Int64
 
 	file   *export.File
 	w      *export.Writer
@@ -93,6 +105,16 @@ func (m Model) runExport(a views.Args) (tea.Model, tea.Cmd) {
 	if reveal {
 		j.mask = nil
 	}
+	if format != export.CSV && m.panes[m.active].Partial() {
+		if m.ctx.Store == nil {
+			m.setFlash("no connection to read the whole rows for "+string(format), true)
+			return m, nil
+		}
+		j.whole, j.store, j.timeout = true, m.ctx.Store, m.ctx.ReadTimeout
+		if j.timeout <= 0 {
+			j.timeout = singleTimeout
+		}
+	}
 	j.what = plural(set.Len(), "row")
 	if set.Marked {
 		j.what = plural(set.Len(), "marked row")
@@ -135,7 +157,14 @@ func (j *exportJob) step(from int) tea.Cmd {
 			j.w = w
 		}
 		end := min(from+exportChunk, j.set.Len())
-		for _, r := range j.set.Records(from, end) {
+		recs := j.set.Records(from, end)
+		if j.whole {
+			var err error
+			if recs, err = j.wholeOf(recs); err != nil {
+				return fail(err)
+			}
+		}
+		for _, r := range recs {
 			if err := j.w.Write(r); err != nil {
 				return fail(err)
 			}
@@ -157,6 +186,32 @@ func (j *exportJob) step(from int) tea.Cmd {
 		msg.done, msg.path, msg.written = true, j.file.Path, j.w.Count()
 		return msg
 	}
+}
+
+// wholeOf replaces each record's listed item by the whole item read now
+// (BatchGetItem by key); records whose item no longer exists are dropped
+// and counted in gone.
+func (j *exportJob) wholeOf(recs []export.Record) ([]export.Record, error) {
+	keys := make([]data.Item, len(recs))
+	for i, r := range recs {
+		keys[i] = data.KeyOf(j.set.Table, r.Item)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), j.timeout)
+	defer cancel()
+	items, _, err := j.store.BatchGet(ctx, j.set.Table, keys)
+	if err != nil {
+		return nil, fmt.Errorf("reading the whole rows: %s", data.Describe(err))
+	}
+	out := recs[:0]
+	for i, r := range recs {
+		if items[i] == nil {
+			j.gone.Add(1)
+			continue
+		}
+		r.Item = items[i]
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 var errExportCancelled = errors.New("export cancelled: no file written")
@@ -188,8 +243,12 @@ func (m Model) onExportStep(msg exportStepMsg) (tea.Model, tea.Cmd) {
 			secrets = "secrets INCLUDED (reveal)"
 		}
 		what := j.what
-		if missing := j.set.Len() - msg.written; missing > 0 {
+		gone := int(j.gone.Load())
+		if missing := j.set.Len() - msg.written - gone; missing > 0 {
 			what = fmt.Sprintf("%d of %s (%d unreadable, left out)", msg.written, j.what, missing)
+		}
+		if gone > 0 {
+			what += fmt.Sprintf(" (%d deleted since listed, left out)", gone)
 		}
 		m.setFlash(fmt.Sprintf("exported %s to %s (%s, %s)", what, msg.path, j.format, secrets), false)
 		m.flashWide = true

@@ -1,11 +1,9 @@
 package ui
 
 import (
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
@@ -413,60 +411,7 @@ func (m Model) Mode() string { return m.mode.String() }
 // Flash is the status bar's current message.
 func (m Model) Flash() string { return m.flash }
 
-// Dialog is a modal that owns the keyboard while open — the confirmation
-// dialogs of the guarded actions plug in here. Update returns the dialog to
-// keep showing, or nil when it closed (its Cmd carries the outcome).
-type Dialog interface {
-	Update(msg tea.Msg) (Dialog, tea.Cmd)
-	View(width, height int) string
-}
-
-// OpenDialogMsg opens a dialog over the active pane.
-type OpenDialogMsg struct{ Dialog Dialog }
-
-func (m Model) updateDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m.sizeDialog()
-	d, cmd := m.dialog.Update(msg)
-	m.dialog = d
-	if d == nil {
-		m.mode = modeNormal
-	}
-	return m, cmd
-}
-
-// sizeDialog tells the open dialog the area it is drawn in, so that it can
-// refuse an answer to a question that does not show.
-func (m *Model) sizeDialog() {
-	if d, ok := m.dialog.(interface{ SetSize(w, h int) }); ok {
-		d.SetSize(m.width, m.paneHeight())
-	}
-}
-
 var _ help.KeyMap = keymap.Map{}
-
-// isPaneKey: k is the key of one of the panes (its place in the tab order).
-func (m Model) isPaneKey(k tea.KeyPressMsg) (int, bool) {
-	for i, spec := range views.Registry() {
-		if b := m.ctx.Keys.Binding(paneKey(spec).Name); b != nil && key.Matches(k, *b) {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// paneKey is the keymap's binding for a pane, as the registry declares it.
-func paneKey(s views.PaneSpec) keymap.PaneKey {
-	return keymap.NewPaneKey(s.DefaultKey, strings.ToLower(s.Name))
-}
-
-// paneKeys are the keymap's pane bindings, in tab order.
-func paneKeys() []keymap.PaneKey {
-	var out []keymap.PaneKey
-	for _, s := range views.Registry() {
-		out = append(out, paneKey(s))
-	}
-	return out
-}
 
 // Store is the data store the console reads (nil in some tests).
 func (m Model) Store() *data.Store { return m.ctx.Store }

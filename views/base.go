@@ -239,10 +239,13 @@ func (b *base) SelectedRecord() (data.TableID, data.Item, bool) {
 	return b.active().scope.Table, it, true
 }
 
-// CurrentScope is the shown list's scope (zero while a scan is shown).
+// CurrentScope is the shown list's scope (zero while a scan is shown), as
+// the rows it selects: without the list's own projection (which columns it
+// reads is the list's business), so it compares equal to the scope a jump
+// or a number of the overview asked for.
 func (b *base) CurrentScope() data.Scope {
 	if b.scan != nil {
 		return data.Scope{}
 	}
-	return b.active().scope
+	return b.active().scope.Whole()
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -337,75 +336,6 @@ func attrString(it data.Item, a string) string {
 	return ""
 }
 
-// OpenScopeMsg asks the root to show the pane that lists scope's table, on
-// exactly that scope.
-type OpenScopeMsg struct {
-	Scope data.Scope
-}
-
-func (p *Overview) key(k tea.KeyPressMsg) tea.Cmd {
-	keys := p.ctx.Keys
-	switch {
-	case key.Matches(k, keys.Reload):
-		return p.recount()
-	case key.Matches(k, keys.Up):
-		p.move(-1, 0)
-	case key.Matches(k, keys.Down):
-		p.move(1, 0)
-	case key.Matches(k, overviewLeft):
-		p.move(0, -1)
-	case key.Matches(k, overviewRight):
-		p.move(0, 1)
-	case key.Matches(k, keys.Enter):
-		if t, ok := p.selected(); ok {
-			sc := t.Scope
-			return func() tea.Msg { return OpenScopeMsg{Scope: sc} }
-		}
-	}
-	return nil
-}
-
-var (
-	overviewLeft  = key.NewBinding(key.WithKeys("h", "left"), key.WithHelp("←/h", "previous number"))
-	overviewRight = key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("→/l", "next number"))
-)
-
-func (p *Overview) selected() (data.Tally, bool) {
-	if p.cursor < 0 || p.cursor >= len(p.ov.Tallies) {
-		return data.Tally{}, false
-	}
-	return p.ov.Tallies[p.cursor], true
-}
-
-// move steps the cursor through the layout's grid: rows up and down (the
-// nearest column), numbers of a row left and right.
-func (p *Overview) move(dRow, dCol int) {
-	rows := p.layout().rows
-	r, c := -1, 0
-	for i, row := range rows {
-		if j := slices.Index(row, p.cursor); j >= 0 {
-			r, c = i, j
-		}
-	}
-	if r < 0 {
-		if len(rows) > 0 && len(rows[0]) > 0 {
-			p.cursor = rows[0][0]
-		}
-		return
-	}
-	r = min(max(r+dRow, 0), len(rows)-1)
-	c = min(max(c+dCol, 0), len(rows[r])-1)
-	p.cursor = rows[r][c]
-}
-
-// Help lists the pane's own keys.
-func (p *Overview) Help() []key.Binding {
-	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open these rows in their pane"))
-	re := p.ctx.Keys.Reload
-	re.SetHelp(re.Help().Key, "re-count now")
-	return []key.Binding{overviewLeft, overviewRight, open, re}
-}
-
 // Title says when the numbers were counted and what that cost.
 func (p *Overview) Title() string {
 	switch {
@@ -483,21 +413,3 @@ func (p *Overview) Cancel() bool {
 }
 
 func (p *Overview) SetSize(w, h int) { p.width, p.height = w, h }
-
-// Reconnect forgets the numbers and the users and projects seen: all of it
-// was read through the connection the console has left. A count in flight
-// is cancelled and, when its answer comes back, replaced by a count through
-// the new connection, so the re-count timer (and the alerts shown from any
-// pane) keep going; without one, Init or the next timer counts again.
-func (p *Overview) Reconnect() {
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
-	}
-	p.orphan = p.counting
-	p.ov, p.have, p.err = data.Overview{}, false, ""
-	p.seenEvents, p.seenRuns, p.seenProjects = nil, nil, nil
-	p.during, p.overflow, p.dirty = nil, nil, false
-	p.firing = map[string]bool{}
-	p.cursor, p.top = 0, 0
-}

@@ -1,5 +1,7 @@
 package views
 
+import "opsdeck/data"
+
 // Reconnecting. When the console switches connection (`:env`, `:profile`,
 // `:region`) the root swaps Context.Store, Tables and Seen and calls every
 // pane's Reconnect: a row, count or record read through the old connection
@@ -46,4 +48,22 @@ func (s *Stream) Reconnect() {
 	s.live.SetTable(table)
 	s.live.SetFilter(filter)
 	s.live.SetSize(s.w, s.h)
+}
+
+// Reconnect forgets the numbers and the users and projects seen: all of it
+// was read through the connection the console has left. A count in flight
+// is cancelled and, when its answer comes back, replaced by a count through
+// the new connection, so the re-count timer (and the alerts shown from any
+// pane) keep going; without one, Init or the next timer counts again.
+func (p *Overview) Reconnect() {
+	if p.cancel != nil {
+		p.cancel()
+		p.cancel = nil
+	}
+	p.orphan = p.counting
+	p.ov, p.have, p.err = data.Overview{}, false, ""
+	p.seenEvents, p.seenRuns, p.seenProjects = nil, nil, nil
+	p.during, p.overflow, p.dirty = nil, nil, false
+	p.firing = map[string]bool{}
+	p.cursor, p.top = 0, 0
 }
