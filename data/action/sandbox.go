@@ -133,16 +133,7 @@ func buildMarkSandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options) 
 		return nil, nil, nil, errors.New(problem)
 	}
 
-	allocated := b.eq("status", "allocated", sv("allocated"), "status is still allocated", FailWrongState)
-	allocated.explain = func(it data.Item) string { return describeSandbox(it, now, "allocated") }
-	allocated.classify = alreadyDoneWhenStatus("pending_deletion")
-
-	owner := b.pin(seen, "allocated_to_track")
-	owner.Text = "still allocated to " + show(seen["allocated_to_track"]) + ", as seen"
-	owner.Why = FailDifferentOwner
-	owner.explain = func(it data.Item) string {
-		return "different owner: now allocated to " + show(it["allocated_to_track"]) + since(it, "allocated_at", now)
-	}
+	allocated, owner := allocationGuards(b, seen, now)
 
 	fresh := b.cmp("allocated_at", ">", "max_expiry", nv(lab.cutoff(now)),
 		fmt.Sprintf("the allocation is younger than its lab duration (%gh)", lab.hours), FailExpired)
@@ -207,6 +198,23 @@ func checkExpireSandbox(seen data.Item, now time.Time, _ Options) error {
 	return nil
 }
 
+// allocationGuards are the two clauses both sandbox transitions start
+// with: the sandbox is still allocated (pending_deletion already means done)
+// and still to the track the operator saw.
+func allocationGuards(b *exprBuilder, seen data.Item, now time.Time) (allocated, owner Clause) {
+	allocated = b.eq("status", "allocated", sv("allocated"), "status is still allocated", FailWrongState)
+	allocated.explain = func(it data.Item) string { return describeSandbox(it, now, "allocated") }
+	allocated.classify = alreadyDoneWhenStatus("pending_deletion")
+
+	owner = b.pin(seen, "allocated_to_track")
+	owner.Text = "still allocated to " + show(seen["allocated_to_track"]) + ", as seen"
+	owner.Why = FailDifferentOwner
+	owner.explain = func(it data.Item) string {
+		return "different owner: now allocated to " + show(it["allocated_to_track"]) + since(it, "allocated_at", now)
+	}
+	return allocated, owner
+}
+
 // Sandboxes · Expire allocation does what the broker's auto-expiry job
 // does, for when that job is down: an allocation past its window goes to
 // pending_deletion, for the cleanup job. The job's own selection is the
@@ -218,16 +226,7 @@ func buildExpireSandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options
 	if problem != "" {
 		return nil, nil, nil, errors.New(problem)
 	}
-	allocated := b.eq("status", "allocated", sv("allocated"), "status is still allocated", FailWrongState)
-	allocated.explain = func(it data.Item) string { return describeSandbox(it, now, "allocated") }
-	allocated.classify = alreadyDoneWhenStatus("pending_deletion")
-
-	owner := b.pin(seen, "allocated_to_track")
-	owner.Text = "still allocated to " + show(seen["allocated_to_track"]) + ", as seen"
-	owner.Why = FailDifferentOwner
-	owner.explain = func(it data.Item) string {
-		return "different owner: now allocated to " + show(it["allocated_to_track"]) + since(it, "allocated_at", now)
-	}
+	allocated, owner := allocationGuards(b, seen, now)
 
 	expired := b.cmp("allocated_at", "<", "expired_before", nv(lab.cutoff(now)),
 		fmt.Sprintf("the allocation is older than its lab duration (%gh)", lab.hours), FailNotExpired)
