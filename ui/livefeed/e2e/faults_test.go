@@ -73,14 +73,7 @@ func TestRootModelGetsGroundTruthUnderFaults(t *testing.T) {
 	d.Start(120, 40)
 	sessions := d.Model.Pane(views.PaneSessions)
 	live := d.Model.Pane(views.PaneStream).(*views.Stream).Live()
-	d.until(t, 60*time.Second, "every stream live and the Sessions pane loaded", func() bool {
-		for _, id := range ids {
-			if h, ok := d.Model.Health(id); !ok || h.State != stream.StateLive {
-				return false
-			}
-		}
-		return !sessions.Status().Loading
-	})
+	d.untilLive(t, ids, sessions)
 	if n := sessions.Status().Rows; n != 0 {
 		t.Fatalf("the Sessions pane starts with %d rows, want 0", n)
 	}
@@ -181,6 +174,20 @@ func newDriver(ctx context.Context, m ui.Model) *driver {
 }
 
 // until feeds the model messages until cond holds, failing after timeout.
+// untilLive waits until every table's stream is live and the Sessions
+// pane has loaded.
+func (d *driver) untilLive(t testing.TB, ids []data.TableID, sessions views.Pane) {
+	t.Helper()
+	d.until(t, 60*time.Second, "every stream live and the Sessions pane loaded", func() bool {
+		for _, id := range ids {
+			if h, ok := d.Model.Health(id); !ok || h.State != stream.StateLive {
+				return false
+			}
+		}
+		return !sessions.Status().Loading
+	})
+}
+
 func (d *driver) until(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
 	d.Until(t, timeout, what, cond, func() string { return fmt.Sprintf("%d records received", len(d.received)) })

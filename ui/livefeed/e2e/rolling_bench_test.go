@@ -62,14 +62,7 @@ func BenchmarkRootModelThroughRollingFront(b *testing.B) {
 	d.Start(120, 40)
 	sessions := d.Model.Pane(views.PaneSessions)
 	live := d.Model.Pane(views.PaneStream).(*views.Stream).Live()
-	d.until(b, 60*time.Second, "every stream live and the Sessions pane loaded", func() bool {
-		for _, id := range ids {
-			if h, ok := d.Model.Health(id); !ok || h.State != stream.StateLive {
-				return false
-			}
-		}
-		return !sessions.Status().Loading
-	})
+	d.untilLive(b, ids, sessions)
 	if r := tl.Demand(); r[data.TableSessions] != stream.RateFull || r[data.TableEvents] != stream.RateSlow {
 		b.Fatalf("the model did not tell the reader its demand: %v", r)
 	}
