@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,11 +66,12 @@ func BenchmarkClockTick(b *testing.B) {
 }
 
 // TestClockSleepsUntilALabelChanges: with rows whose labels change only at
-// known moments, the clock is armed for the first of them (not every
-// second), its tick re-renders only the rows whose look changed, and the
-// screen between two changes is the same frame.
+// known moments, the clock is armed for them (not every second); changes
+// of minute labels, each at a second of its own, are drawn together on the
+// next whole minute; the screen between two wakes is the same frame, and
+// the wake draws every label that changed.
 func TestClockSleepsUntilALabelChanges(t *testing.T) {
-	now := fixedNow
+	now := fixedNow // a whole minute
 	m := New(Options{Theme: themes.Dark(), Keys: keymap.Default(), Now: func() time.Time { return now }, Timer: uitest.Timer})
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = nm.(Model)
@@ -88,18 +90,19 @@ func TestClockSleepsUntilALabelChanges(t *testing.T) {
 	// Rows arrived: the window is rendered against the clock within a
 	// second once; after that the clock waits for labels.
 	m, res = uitest.Fire(t, m, res.Timers)
-	var after []time.Duration
-	for _, tm := range res.Timers {
-		if _, ok := tm.Msg.(clockTickMsg); ok {
-			after = append(after, tm.After)
+	clockAfter := func() []time.Duration {
+		var after []time.Duration
+		for _, tm := range res.Timers {
+			if _, ok := tm.Msg.(clockTickMsg); ok {
+				after = append(after, tm.After)
+			}
 		}
+		return after
 	}
-	if len(after) != 1 {
-		t.Fatalf("clock timers armed: %v, want one", after)
-	}
-	// The soonest change: sess_a's "in 2h" turns "in 1h59m" in 20 s.
-	if want := 20*time.Second + clockSlack; after[0] != want {
-		t.Fatalf("clock armed for %v, want %v (the first label change)", after[0], want)
+	// The four labels change at 20, 30, 40 and 50 s: one wake, on the
+	// minute.
+	if after := clockAfter(); len(after) != 1 || after[0] != time.Minute+clockSlack {
+		t.Fatalf("clock timers armed: %v, want one at %v (the next whole minute)", after, time.Minute+clockSlack)
 	}
 	start := now
 	now = start.Add(views.HighlightFor + time.Second) // the new rows' highlight is gone
@@ -108,19 +111,39 @@ func TestClockSleepsUntilALabelChanges(t *testing.T) {
 	if got := m.Render(); got != before {
 		t.Fatalf("the screen changed although no label did:\n%s\n---\n%s", before, got)
 	}
-	now = start.Add(20*time.Second + clockSlack)
+	now = start.Add(time.Minute + clockSlack)
 	m, res = uitest.Fire(t, m, res.Timers)
-	if m.Render() == before {
-		t.Fatal("the label that changed is not redrawn")
-	}
-	// Next: sess_a's "10m ago" turns "11m ago" 30 s after the start.
-	next := time.Duration(-1)
-	for _, tm := range res.Timers {
-		if _, ok := tm.Msg.(clockTickMsg); ok {
-			next = tm.After
+	got := m.Render()
+	for _, label := range []string{"in 1h59m", "11m ago", "in 4h59m", "4m ago"} {
+		if !strings.Contains(got, label) {
+			t.Fatalf("the wake on the minute did not draw %q:\n%s", label, got)
 		}
 	}
-	if next != 10*time.Second {
-		t.Fatalf("next tick after %v, want 10s (the next label change)", next)
+	// Then the next minute: every label changes once in it again.
+	if after := clockAfter(); len(after) != 1 || after[0] != time.Minute {
+		t.Fatalf("next tick after %v, want 1m (the next whole minute)", after)
+	}
+}
+
+// TestClockKeepsSecondsExact: a label counted in seconds and an expiry
+// passing are drawn at their own moment, not on the minute.
+func TestClockKeepsSecondsExact(t *testing.T) {
+	now := fixedNow
+	m := New(Options{Theme: themes.Dark(), Keys: keymap.Default(), Now: func() time.Time { return now }, Timer: uitest.Timer})
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = nm.(Model)
+	// Created 2h ago, expiring in 1m00.5s: "in 1m" turns "in 59s" in
+	// 0.5 s; then every second.
+	nm, cmd := m.Update(changesMsg([]views.Change{{Table: data.TableSessions, Event: "INSERT", New: data.Item{
+		"sessionId": s("sess_x"), "status": s("RUNNING"), "internalStatus": s("READY"), "projectId": s("proj_a"),
+		"createdAt": s(now.Add(-2 * time.Hour).Format(time.RFC3339)),
+		"expiresAt": n(strconv.FormatInt(now.Add(61*time.Second).Unix(), 10)),
+	}}}))
+	m, res := uitest.Settle(t, nm.(Model), cmd)
+	m, res = uitest.Fire(t, m, res.Timers)
+	for _, tm := range res.Timers {
+		if _, ok := tm.Msg.(clockTickMsg); ok && tm.After > time.Second+clockSlack {
+			t.Fatalf("clock armed for %v: a label entering the seconds range waits for the minute", tm.After)
+		}
 	}
 }

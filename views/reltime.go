@@ -87,3 +87,30 @@ func relativeUnit(d time.Duration) time.Duration {
 	}
 	return 365 * 24 * time.Hour
 }
+
+// RelativeWake is when a console showing Relative(t, ·) should next wake
+// for it. Moments that matter to the second stay exact: t passing (an
+// expiry), every change of a label counted in seconds, and a label
+// entering the seconds range. A label counted in minutes or coarser
+// changes at a second of its own; a screen of them would wake the
+// console at a different second each time, redrawing most seconds of
+// every minute. Those wakes are put off to the next whole minute of the
+// wall clock, so all of them are drawn in one frame a minute — the label
+// is then late by under a minute, finer than the minute it counts in.
+func RelativeWake(t, now time.Time) time.Time {
+	at := RelativeNext(t, now)
+	if at.IsZero() || at.Equal(t) {
+		return at
+	}
+	d := t.Sub(at)
+	if d < 0 {
+		d = -d
+	}
+	if d <= time.Minute {
+		return at // a seconds label, or the change into seconds
+	}
+	if m := at.Truncate(time.Minute); !m.Equal(at) {
+		return m.Add(time.Minute)
+	}
+	return at
+}

@@ -91,3 +91,30 @@ func TestRelativeNextIsTheNextChange(t *testing.T) {
 		t.Fatal("a zero time changes")
 	}
 }
+
+// TestRelativeWakeGathersMinuteLabels: a wake is never before the label's
+// change (it would draw nothing new) and never misses one: labels counted
+// in seconds, the change into seconds and the time itself passing are
+// exact; minute and coarser changes come on the next whole minute, at most
+// a minute late.
+func TestRelativeWakeGathersMinuteLabels(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 17, 250e6, time.UTC)
+	for _, off := range []time.Duration{
+		2 * time.Second, 30 * time.Second, 59 * time.Second, 60*time.Second + 500*time.Millisecond,
+		90 * time.Second, 10*time.Minute + 3*time.Second, 2*time.Hour + 20*time.Second, 30 * time.Hour, 400 * 24 * time.Hour,
+	} {
+		for _, tm := range []time.Time{now.Add(off), now.Add(-off)} {
+			exact, wake := RelativeNext(tm, now), RelativeWake(tm, now)
+			if wake.Before(exact) || wake.Sub(exact) >= time.Minute {
+				t.Fatalf("t=now%+v: wake %v, the label changes at %v", tm.Sub(now), wake.Sub(now), exact.Sub(now))
+			}
+			secondsMatter := exact.Equal(tm) || tm.Sub(exact).Abs() <= time.Minute
+			switch {
+			case secondsMatter && !wake.Equal(exact):
+				t.Fatalf("t=now%+v: %q changes at now+%v, the wake is put off to now+%v", tm.Sub(now), Relative(tm, now), exact.Sub(now), wake.Sub(now))
+			case !secondsMatter && !wake.Equal(wake.Truncate(time.Minute)):
+				t.Fatalf("t=now%+v: %q is counted in minutes or coarser, the wake (now+%v) is not on a whole minute", tm.Sub(now), Relative(tm, now), wake.Sub(now))
+			}
+		}
+	}
+}

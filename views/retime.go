@@ -37,7 +37,8 @@ func (b *base) Retime() bool {
 }
 
 // NextRetime is when a row on screen next changes by the clock: the
-// earliest label change of its live columns, and within a second when
+// earliest label change of its live columns (RelativeWake: changes of
+// minute labels come together on the minute), and within a second when
 // rows moved into the window since the last retime (they were rendered
 // at another moment, maybe before an expiry passed).
 func (b *base) NextRetime() time.Time {
@@ -46,7 +47,7 @@ func (b *base) NextRetime() time.Time {
 		return time.Time{}
 	}
 	now := l.ctx.now()
-	next := l.table.NextChange(now, RelativeNext)
+	next := l.table.NextChange(now, RelativeWake)
 	if !slices.Equal(l.table.WindowIDs(), l.retimedWin) {
 		if soon := now.Add(time.Second); next.IsZero() || soon.Before(next) {
 			next = soon
