@@ -97,24 +97,33 @@ func (s *Seen) Items(t data.TableID, items []data.Item) {
 	if len(items) > maxItemsPerCall {
 		items = items[:maxItemsPerCall]
 	}
+	// Newest first, each value once per kind, at most what a kind keeps:
+	// a page of a thousand sessions of one project adds that project
+	// once, and the masker looks at each value once.
 	type kv struct {
 		k IDKind
 		v string
 	}
 	var found []kv
-	add := func(k IDKind, v string) {
-		if Completable(v) {
-			found = append(found, kv{k, v})
-		}
-	}
+	var taken [numKinds]map[string]bool
 	attrs := seenAttrs[t]
-	for _, it := range items {
+	for i := len(items) - 1; i >= 0; i-- {
 		for _, a := range attrs {
-			v, ok := it[a.attr].(*types.AttributeValueMemberS)
+			v, ok := items[i][a.attr].(*types.AttributeValueMemberS)
 			if !ok {
 				continue // absent or of the wrong type: not an id to offer
 			}
-			add(a.kind, a.value(v.Value))
+			val := a.value(v.Value)
+			if taken[a.kind] == nil {
+				taken[a.kind] = map[string]bool{}
+			}
+			if taken[a.kind][val] || len(taken[a.kind]) >= SeenPerKind {
+				continue
+			}
+			taken[a.kind][val] = true
+			if Completable(val) {
+				found = append(found, kv{a.kind, val})
+			}
 		}
 	}
 	if len(found) == 0 {
@@ -122,8 +131,8 @@ func (s *Seen) Items(t data.TableID, items []data.Item) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, f := range found {
-		s.kinds[f.k].add(f.v)
+	for i := len(found) - 1; i >= 0; i-- { // oldest first
+		s.kinds[found[i].k].add(found[i].v)
 	}
 }
 
@@ -147,6 +156,7 @@ func (s *Seen) Values(k IDKind, prefix string, limit int) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.kinds[k].vals
+	r = r[max(len(r)-SeenPerKind, 0):]
 	var out []string
 	p := strings.ToLower(prefix)
 	for i := len(r) - 1; i >= 0; i-- {
@@ -172,7 +182,10 @@ func (r *recent) add(v string) {
 	}
 	r.vals = append(r.vals, v)
 	r.at[v] = true
-	if len(r.vals) > SeenPerKind {
+	// Up to half as many again are kept before the oldest are dropped,
+	// so dropping is paid once per SeenPerKind/2 values, not per value;
+	// Values offers the newest SeenPerKind.
+	if len(r.vals) > SeenPerKind+SeenPerKind/2 {
 		drop := len(r.vals) - SeenPerKind
 		for _, old := range r.vals[:drop] {
 			delete(r.at, old)

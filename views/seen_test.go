@@ -116,3 +116,38 @@ func TestSeenAttributesAreInTheSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestSeenPageKeepsOrderAndNewest: a page adds its values in the page's
+// order (the last row newest), each once, and a page with more distinct
+// values than a kind keeps leaves its newest ones.
+func TestSeenPageKeepsOrderAndNewest(t *testing.T) {
+	s := NewSeen()
+	s.Add(KindProject, "proj_old")
+	var page []data.Item
+	for i := range SeenPerKind + 100 {
+		page = append(page, seenItem("sessionId", fmt.Sprintf("sess_%04d", i), "projectId", "proj_big"))
+	}
+	page = append(page, seenItem("sessionId", "sess_0000", "projectId", "proj_old")) // seen again, last
+	s.Items(data.TableSessions, page)
+	if got := s.Values(KindProject, "", 0); len(got) != 2 || got[0] != "proj_old" || got[1] != "proj_big" {
+		t.Fatalf("projects newest first: %q, want [proj_old proj_big]", got)
+	}
+	got := s.Values(KindSession, "", 0)
+	if len(got) != SeenPerKind || got[0] != "sess_0000" || got[1] != fmt.Sprintf("sess_%04d", SeenPerKind+99) || got[len(got)-1] != "sess_0101" {
+		t.Fatalf("%d sessions kept, newest %q, %q, oldest %q", len(got), got[0], got[1], got[len(got)-1])
+	}
+}
+
+// BenchmarkSeenPage is one load-all page (1,000 sessions of one project)
+// passing through the index: it runs on the reading goroutine of every
+// page, so it must stay small beside the page's own decoding.
+func BenchmarkSeenPage(b *testing.B) {
+	page := make([]data.Item, 1000)
+	for i := range page {
+		page[i] = seenItem("sessionId", fmt.Sprintf("sess_%06d", i), "projectId", "bench-100k")
+	}
+	s := NewSeen()
+	for b.Loop() {
+		s.Items(data.TableSessions, page)
+	}
+}
