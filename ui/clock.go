@@ -40,7 +40,15 @@ func (m *Model) armClock() tea.Cmd {
 		at = now.Add(clockEvery)
 	}
 	if m.liveTimesShown() {
-		if n := p.NextRetime(); !n.IsZero() && (at.IsZero() || n.Add(clockSlack).Before(at)) {
+		n := p.NextRetime()
+		if !n.IsZero() && !n.After(now) {
+			// Labels out of date on the frame about to be drawn (the pane
+			// was just shown again, say): brought to the clock now, not a
+			// frame later.
+			p.Retime()
+			n = p.NextRetime()
+		}
+		if !n.IsZero() && (at.IsZero() || n.Add(clockSlack).Before(at)) {
 			at = n.Add(clockSlack)
 		}
 	}

@@ -147,3 +147,27 @@ func TestClockKeepsSecondsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelsAreCurrentWhenThePaneComesBack: labels are held between clock
+// ticks, but a pane shown again after a while draws them against the clock
+// in its first frame, not a tick later.
+func TestLabelsAreCurrentWhenThePaneComesBack(t *testing.T) {
+	now := fixedNow
+	m := New(Options{Theme: themes.Dark(), Keys: keymap.Default(), Now: func() time.Time { return now }, Timer: uitest.Timer})
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	nm, cmd := nm.(Model).Update(changesMsg([]views.Change{{Table: data.TableSessions, Event: "INSERT", New: data.Item{
+		"sessionId": s("sess_a"), "status": s("RUNNING"), "internalStatus": s("READY"), "projectId": s("proj_a"),
+		"createdAt": s(now.Add(-3 * time.Minute).Format(time.RFC3339)),
+		"expiresAt": n(strconv.FormatInt(now.Add(2*time.Hour).Unix(), 10)),
+	}}}))
+	m, _ = uitest.Settle(t, nm.(Model), cmd)
+	if !strings.Contains(m.Render(), "3m ago") {
+		t.Fatalf("first frame:\n%s", m.Render())
+	}
+	nm, _ = m.Update(tea.KeyPressMsg{Code: '6', Text: "6"})
+	now = now.Add(10 * time.Minute)
+	nm, _ = nm.(Model).Update(tea.KeyPressMsg{Code: '1', Text: "1"})
+	if got := nm.(Model).Render(); !strings.Contains(got, "13m ago") || !strings.Contains(got, "in 1h50m") {
+		t.Fatalf("the pane shown again draws labels of ten minutes ago:\n%s", got)
+	}
+}

@@ -80,4 +80,5 @@ func (l *list) retime() {
 		}
 		l.table.Refresh(l.render(rec, now, th, id))
 	}
+	l.table.LabelsAt(now)
 }

@@ -32,13 +32,19 @@ func (m Model) clockCols() []int {
 	return out
 }
 
-// NextChange is the earliest moment after now at which a row on screen
-// looks different by the clock alone, next(t, now) giving when a time t's
-// label next changes; the zero time when none will.
+// NextChange is the earliest moment at which a row on screen looks
+// different by the clock alone, next(t, at) giving when a time t's label
+// drawn at moment at next changes; the zero time when none will. The
+// labels on screen were drawn at labelsAt: one already out of date gives
+// now.
 func (m Model) NextChange(now time.Time, next func(t, now time.Time) time.Time) time.Time {
 	cols := m.clockCols()
 	if len(cols) == 0 {
 		return time.Time{}
+	}
+	drawn := now
+	if !m.labelsAt.IsZero() && m.labelsAt.Before(now) {
+		drawn = m.labelsAt
 	}
 	var soonest time.Time
 	end := min(m.offset+m.bodyHeight(), len(m.view))
@@ -51,7 +57,14 @@ func (m Model) NextChange(now time.Time, next func(t, now time.Time) time.Time) 
 			if !ok {
 				continue
 			}
-			if at := next(t, now); !at.IsZero() && (soonest.IsZero() || at.Before(soonest)) {
+			at := next(t, drawn)
+			if at.IsZero() {
+				continue
+			}
+			if at.Before(now) {
+				at = now
+			}
+			if soonest.IsZero() || at.Before(soonest) {
 				soonest = at
 			}
 		}

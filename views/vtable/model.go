@@ -46,6 +46,12 @@ type Model struct {
 	// next (see Highlight).
 	hlSweepAt int
 	now       func() time.Time
+	// labelsAt is the moment live time labels are drawn against (zero:
+	// the clock at each draw). Any change to the rows or the window moves
+	// it to the clock, and so does the owner's clock (LabelsAt); a frame
+	// drawn for anything else shows the same labels, so an idle screen
+	// whose labels change at scattered seconds is not redrawn at each.
+	labelsAt time.Time
 
 	layout layout
 	// wide is the widest cell of each Whole column; hasWhole: there is one
@@ -132,11 +138,20 @@ func (m *Model) SetNow(now func() time.Time) {
 	m.now = now
 }
 
+// LabelsAt draws live time labels against t from now on, until the next
+// change of rows or window (the owner's clock tick).
+func (m *Model) LabelsAt(t time.Time) { m.labelsAt = t }
+
+// touchLabels: rows or the window changed, so the labels drawn next are
+// the clock's.
+func (m *Model) touchLabels() { m.labelsAt = m.clock() }
+
 // SetRows replaces all rows. The cursor stays on the same ID when that row
 // still exists; marks of IDs that are gone are dropped. Rows with a duplicate
 // ID keep the last one (ids are item keys, so a duplicate is the same item).
 func (m *Model) SetRows(rows []Row) {
 	m.init()
+	m.touchLabels()
 	keep := m.SelectedID()
 	keepIdx := m.cursor
 	m.all = make([]*entry, 0, len(rows))
@@ -174,6 +189,7 @@ func (m *Model) SetRows(rows []Row) {
 // not a re-sort — so loading page after page into a large table stays
 // cheap, and the cursor stays on its row.
 func (m *Model) Append(rows []Row) {
+	m.touchLabels()
 	m.init()
 	sel := m.SelectedID()
 	fresh := make([]*entry, 0, len(rows))
@@ -214,6 +230,7 @@ func (m *Model) Append(rows []Row) {
 // on the row it was on. Cost is O(log N) plus a memmove of the view, not a
 // re-sort, so a stream of updates stays cheap with 100k rows.
 func (m *Model) Upsert(r Row) {
+	m.touchLabels()
 	m.init()
 	sel := m.SelectedID()
 	e, ok := m.byID[r.ID]
@@ -239,6 +256,7 @@ func (m *Model) Upsert(r Row) {
 
 // Remove deletes the row with this ID (and its mark). Unknown IDs are ignored.
 func (m *Model) Remove(id string) {
+	m.touchLabels()
 	e, ok := m.byID[id]
 	if !ok {
 		return
@@ -363,6 +381,7 @@ func (m Model) WindowIDs() []string {
 // Upsert does. The filter is not re-applied: a row stays shown until the
 // filter or rows change. Unknown ids are ignored.
 func (m *Model) Refresh(r Row) {
+	m.touchLabels()
 	e, ok := m.byID[r.ID]
 	if !ok {
 		return

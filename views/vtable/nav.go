@@ -6,6 +6,7 @@ func (m Model) bodyHeight() int { return max(m.height-1, 0) }
 // clampScroll keeps the cursor on a row and inside the window, scrolling the
 // window only as far as needed (like a pager, not re-centring).
 func (m *Model) clampScroll() {
+	m.touchLabels()
 	n := len(m.view)
 	if m.cursor >= n {
 		m.cursor = n - 1

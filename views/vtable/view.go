@@ -207,13 +207,16 @@ func writePad(b *strings.Builder, n int) {
 }
 
 // cellText is what a cell shows: its text, or for a live time column the
-// time it holds formatted against now.
+// time it holds formatted against the labels' moment (labelsAt), else now.
 func (m Model) cellText(e *entry, col int, now time.Time) string {
 	if col >= len(e.Cells) {
 		return ""
 	}
 	c := e.Cells[col]
 	if f := m.cols[col].Relative; f != nil {
+		if !m.labelsAt.IsZero() {
+			now = m.labelsAt
+		}
 		if n, ok := c.SortKey(); ok {
 			sec := math.Floor(n)
 			return f(time.Unix(int64(sec), int64((n-sec)*1e9)), now)
