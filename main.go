@@ -312,7 +312,7 @@ func start(f flags) error {
 	})
 	boot.event("console built")
 	profile, fullProfile := colorProfile(os.Stdout, os.Environ())
-	p := tea.NewProgram(timedModel{Model: m, log: boot}, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile))
+	p := tea.NewProgram(timedModel{Model: m, log: boot}, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile), tea.WithFPS(frameRate))
 	if fullProfile != nil {
 		go func() {
 			if full := fullProfile(); full != profile {
@@ -510,3 +510,11 @@ func firstNonEmpty(vals ...string) string {
 	}
 	return ""
 }
+
+// frameRate is how often the renderer looks for a new frame to write. The
+// renderer wakes at this rate for the life of the program, drawn or not:
+// on a two-core VM a 60 Hz wake-up alone costs 0.6–1 % of a core, which
+// is the whole of an idle console's budget (BENCHMARKS.md, idle). At 30 a
+// key's frame waits 17 ms on average for its tick, well inside the 50 ms
+// a key may take to show.
+const frameRate = 30
