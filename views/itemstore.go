@@ -286,9 +286,13 @@ const packerKeepMax = 4 << 20
 var zrPool sync.Pool
 
 // compress deflates raw into an exactly sized block. The caller holds p.mu.
+// BestSpeed: with the lists' projected items a block is a fraction of what
+// whole items made, and the default level spent four times the CPU for
+// 2 % less memory (BenchmarkRows100kMemory/projected: 65.5 → 66.8 MB heap,
+// 4.0 → 3.6 s for 100k sessions).
 func (p *packerState) compress(raw []byte) []byte {
 	if p.w == nil {
-		p.w, _ = flate.NewWriter(nil, flate.DefaultCompression)
+		p.w, _ = flate.NewWriter(nil, flate.BestSpeed)
 	}
 	p.out.Reset()
 	p.w.Reset(&p.out)
