@@ -96,6 +96,10 @@ func parseFlags(args []string) (flags, error) {
 	return f, nil
 }
 
+// startupGC is the collector's setting main turned off until the first
+// screen settles.
+var startupGC = 100
+
 func main() {
 	// Go's collector lets the heap grow to twice the live data between
 	// collections; with 100k rows loaded that doubles the console's peak
@@ -104,6 +108,12 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(views.SoftMemoryLimit)
 	}
+	// Start-up allocates ten-odd megabytes (the SDK's clients, the panes)
+	// and the collector would run three times before the first rows, its
+	// workers taking one of two cores from the first Query's goroutine.
+	// It is off until the first screen settles (run restores it; the soft
+	// memory limit still holds meanwhile).
+	startupGC = debug.SetGCPercent(-1)
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -280,6 +290,7 @@ func start(f flags) error {
 		case <-ctx.Done():
 			return
 		}
+		debug.SetGCPercent(startupGC)
 		boot.event("stream reader started")
 		close(tailGo)
 	}()

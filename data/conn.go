@@ -2,6 +2,7 @@ package data
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -65,10 +67,9 @@ type Call struct {
 type Conn struct {
 	DB      *dynamodb.Client
 	Streams *dynamodbstreams.Client
-	// ECS stops a released session's task (data/action). Its endpoint
-	// and credentials follow the SDK's conventions, not the DynamoDB
-	// endpoint's (ConnOptions.ECSEndpoint).
-	ECS *ecs.Client
+	// ecs builds, once, the client that stops a released session's task
+	// (ECSClient).
+	ecs func() (*ecs.Client, error)
 
 	Profile string
 	Region  string
@@ -255,14 +256,17 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 			opt.BaseEndpoint = aws.String(streamsEndpoint)
 		}
 	})
-	ecsClient, err := newECS(ctx, cfg, o, profile, local && profile == "", ecsEndpoint)
-	if err != nil {
-		return nil, err
-	}
+	// The ECS client is built on first use: with DynamoDB on loopback it
+	// loads the AWS configuration a second time (real credentials for a
+	// real ECS), which is milliseconds of work the first screen does not
+	// need — only a release does.
+	dummy := local && profile == ""
 	return &Conn{
-		DB:              db,
-		Streams:         streams,
-		ECS:             ecsClient,
+		DB:      db,
+		Streams: streams,
+		ecs: sync.OnceValues(func() (*ecs.Client, error) {
+			return newECS(context.WithoutCancel(ctx), cfg, o, profile, dummy, ecsEndpoint)
+		}),
 		ECSEndpoint:     RedactURL(ecsEndpoint),
 		Profile:         profile,
 		Region:          cfg.Region,
@@ -271,6 +275,16 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		ReadOnly:        o.ReadOnly,
 		Log:             logger,
 	}, nil
+}
+
+// ECSClient is the client that stops a released session's task
+// (data/action). Its endpoint and credentials follow the SDK's
+// conventions, not the DynamoDB endpoint's (ConnOptions.ECSEndpoint).
+func (c *Conn) ECSClient() (*ecs.Client, error) {
+	if c == nil || c.ecs == nil {
+		return nil, errors.New("no ECS client")
+	}
+	return c.ecs()
 }
 
 // callTimer times each call from its first middleware to its answer.

@@ -37,7 +37,7 @@ func TestDemoECSStopsTheTaskAndTheSessionShowsIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := client.ECS.StopTask(ctx, &ecs.StopTaskInput{Cluster: aws.String("wallcrawler-browsers"), Task: aws.String(task), Reason: aws.String("by test")})
+	out, err := mustECS(t, client).StopTask(ctx, &ecs.StopTaskInput{Cluster: aws.String("wallcrawler-browsers"), Task: aws.String(task), Reason: aws.String("by test")})
 	if err != nil {
 		t.Fatalf("StopTask: %v", err)
 	}
@@ -70,7 +70,16 @@ func TestDemoECSStopsTheTaskAndTheSessionShowsIt(t *testing.T) {
 	}
 
 	// Anything but StopTask is refused.
-	if _, err := client.ECS.ListClusters(ctx, &ecs.ListClustersInput{}); err == nil {
+	if _, err := mustECS(t, client).ListClusters(ctx, &ecs.ListClustersInput{}); err == nil {
 		t.Errorf("ListClusters answered")
 	}
+}
+
+func mustECS(t *testing.T, c *data.Conn) *ecs.Client {
+	t.Helper()
+	e, err := c.ECSClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

@@ -106,11 +106,11 @@ func stopTask(ctx context.Context, conn *data.Conn, p Plan, written data.Item) S
 		}
 	}
 	sent := map[string]string{"cluster": ref.cluster, "task": ref.arn, "reason": reason}
-	if conn == nil || conn.ECS == nil {
-		err := errors.New("no ECS client")
+	client, err := conn.ECSClient()
+	if err != nil {
 		return StepResult{Message: "the task still runs: " + err.Error() + "; stop it with " + stopTaskCommand(ref.cluster, ref.arn, reason, ref.region, conn), Sent: sent, Err: err}
 	}
-	_, err = conn.ECS.StopTask(ctx, &ecs.StopTaskInput{
+	_, err = client.StopTask(ctx, &ecs.StopTaskInput{
 		Cluster: aws.String(ref.cluster),
 		Task:    aws.String(ref.arn),
 		Reason:  aws.String(reason),
