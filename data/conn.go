@@ -67,7 +67,7 @@ type Call struct {
 type Conn struct {
 	DB      *dynamodb.Client
 	Streams *dynamodbstreams.Client
-	// ecs builds, once, the client that stops a released session's task
+	// ecs builds, on first success, the client that stops a released session's task
 	// (ECSClient).
 	ecs func() (*ecs.Client, error)
 
@@ -264,7 +264,7 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 	return &Conn{
 		DB:      db,
 		Streams: streams,
-		ecs: sync.OnceValues(func() (*ecs.Client, error) {
+		ecs: lazyClient(func() (*ecs.Client, error) {
 			return newECS(context.WithoutCancel(ctx), cfg, o, profile, dummy, ecsEndpoint)
 		}),
 		ECSEndpoint:     RedactURL(ecsEndpoint),
@@ -275,6 +275,28 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		ReadOnly:        o.ReadOnly,
 		Log:             logger,
 	}, nil
+}
+
+// lazyClient builds a client on first use and keeps it; a failure (an
+// expired SSO token, say) is not kept, so the next release tries again.
+func lazyClient[T any](build func() (*T, error)) func() (*T, error) {
+	var (
+		mu     sync.Mutex
+		client *T
+	)
+	return func() (*T, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if client != nil {
+			return client, nil
+		}
+		c, err := build()
+		if err != nil {
+			return nil, err
+		}
+		client = c
+		return c, nil
+	}
 }
 
 // ECSClient is the client that stops a released session's task

@@ -122,3 +122,29 @@ func TestOnCallReportsEachCall(t *testing.T) {
 		t.Errorf("calls reported:\n got %v\nwant %v", got, want)
 	}
 }
+
+// TestLazyClientRetriesAFailure: a client that could not be built (its
+// configuration failed to load) is tried again on the next use; one that
+// was built is kept.
+func TestLazyClientRetriesAFailure(t *testing.T) {
+	calls := 0
+	get := lazyClient(func() (*int, error) {
+		calls++
+		if calls == 1 {
+			return nil, errors.New("token expired")
+		}
+		v := calls
+		return &v, nil
+	})
+	if _, err := get(); err == nil {
+		t.Fatal("the first build failed, no error returned")
+	}
+	a, err := get()
+	if err != nil {
+		t.Fatalf("not retried: %v", err)
+	}
+	b, _ := get()
+	if a != b || calls != 2 {
+		t.Fatalf("built %d times, want 2 (a success is kept)", calls)
+	}
+}

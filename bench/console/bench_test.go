@@ -306,11 +306,7 @@ func round(v []float64) []float64 {
 func BenchmarkLoadAll(b *testing.B) {
 	ops, _ := binaries(b)
 	setupWorld(b)
-	consoles := [][2]string{{"console", ops}}
-	if base := os.Getenv("OPSDECK_BENCH_BASELINE"); base != "" {
-		consoles = append(consoles, [2]string{"baseline", base})
-	}
-	for _, cb := range consoles {
+	for _, cb := range consolesToRun(ops) {
 		name, ops := cb[0], cb[1]
 		b.Run(name, func(b *testing.B) {
 			var rates, cpus, peaks, keys []float64
@@ -446,6 +442,16 @@ func selfCPU() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
+// consolesToRun names the binaries a benchmark measures: this build, and
+// the one OPSDECK_BENCH_BASELINE names beside it.
+func consolesToRun(ops string) [][2]string {
+	out := [][2]string{{"console", ops}}
+	if base := os.Getenv("OPSDECK_BENCH_BASELINE"); base != "" {
+		out = append(out, [2]string{"baseline", base})
+	}
+	return out
+}
+
 // idleWindow is how long BenchmarkIdle watches.
 const idleWindow = 60 * time.Second
 
@@ -459,11 +465,7 @@ const idleWindow = 60 * time.Second
 func BenchmarkIdle(b *testing.B) {
 	ops, _ := binaries(b)
 	setupWorld(b)
-	consoles := [][2]string{{"console", ops}}
-	if base := os.Getenv("OPSDECK_BENCH_BASELINE"); base != "" {
-		consoles = append(consoles, [2]string{"baseline", base})
-	}
-	for _, cb := range consoles {
+	for _, cb := range consolesToRun(ops) {
 		name, ops := cb[0], cb[1]
 		b.Run(name, func(b *testing.B) { idle(b, name, ops) })
 	}
