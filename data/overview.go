@@ -260,9 +260,15 @@ type Overview struct {
 // dozen small queries, and the tables are shared with the services.
 const countConcurrency = 4
 
-// countPageLimit is the Limit of each page of a tested count: the pages
-// hold two small attributes per item.
-const countPageLimit = 1000
+// BulkPageItems is the Limit of every page that reads many items the
+// console does not keep: counts (Select=COUNT and tested counts) and the
+// explicit scan. DynamoDB stops a page at 1 MB either way, so on AWS the
+// Limit costs a few more round trips and no capacity; DynamoDB Local,
+// though, reads the whole partition (or table) for a page that has no
+// Limit before it cuts it at 1 MB, and its one storage thread is shared by
+// every reader, so a count of a 100k-session project took seconds a page
+// there and stalled everything else.
+const BulkPageItems = 1000
 
 // Apply moves the tallies by one item change from the live tail: each
 // tally of the table gains one when the new image counts and the old did

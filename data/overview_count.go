@@ -79,7 +79,7 @@ func (s *Store) CountMetric(ctx context.Context, m Metric, maxPages int) (Count,
 	reads = slices.Compact(reads)
 	var cursor Cursor
 	for pages := 1; ; pages++ {
-		items, next, used, err := s.query(ctx, m.Scope, PageRequest{Limit: countPageLimit, Cursor: cursor}, reads)
+		items, next, used, err := s.query(ctx, m.Scope, PageRequest{Limit: BulkPageItems, Cursor: cursor}, reads)
 		c.Consumed += used
 		if err != nil {
 			return c, err

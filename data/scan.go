@@ -146,6 +146,7 @@ func (s *Store) ScanTable(ctx context.Context, table TableID, o ScanOptions, pro
 						Segment:                aws.Int32(int32(seg)),
 						TotalSegments:          aws.Int32(int32(segments)),
 						ExclusiveStartKey:      start,
+						Limit:                  aws.Int32(BulkPageItems),
 						ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 					})
 				})

@@ -59,8 +59,8 @@ type Count struct {
 
 // Count counts a scope's items with Select=COUNT, page after page (a
 // filtered count still reads, and pays for, every item the key condition
-// selects), until the end, maxPages pages (0: no cap; N is then a lower
-// bound and Partial is set) or ctx ends. Only key-condition scopes can be
+// selects), BulkPageItems items a page, until the end, maxPages pages (0:
+// no cap; N is then a lower bound and Partial is set) or ctx ends. Only key-condition scopes can be
 // counted.
 func (s *Store) Count(ctx context.Context, sc Scope, maxPages int) (Count, error) {
 	var c Count
@@ -69,7 +69,7 @@ func (s *Store) Count(ctx context.Context, sc Scope, maxPages int) (Count, error
 	}
 	var cursor Cursor
 	for pages := 1; ; pages++ {
-		in, err := s.queryInput(sc, PageRequest{Cursor: cursor}, countOnly)
+		in, err := s.queryInput(sc, PageRequest{Limit: BulkPageItems, Cursor: cursor}, countOnly)
 		if err != nil {
 			return c, err
 		}
@@ -160,7 +160,7 @@ func (s *Store) queryInput(sc Scope, req PageRequest, only []string) (*dynamodb.
 	}
 	switch {
 	case only != nil && len(only) == 0:
-		in.Select, in.Limit = types.SelectCount, nil
+		in.Select = types.SelectCount
 	case only != nil:
 		in.ProjectionExpression = aws.String(e.Projection(only...))
 	case sc.Projection().Type == ProjectAll && sc.Only != "":

@@ -175,6 +175,7 @@ func (e *ECS) sessionOfTask(ctx context.Context, task string) (string, error) {
 		FilterExpression:          aws.String("ecsTaskArn = :task"),
 		ProjectionExpression:      aws.String("sessionId"),
 		ExpressionAttributeValues: Item{":task": avS(task)},
+		Limit:                     aws.Int32(data.BulkPageItems), // see BulkPageItems
 	}
 	for {
 		out, err := e.conn.DB.Scan(ctx, in)

@@ -53,9 +53,10 @@ type quotaMsg struct {
 
 func (m quotaMsg) PaneID() PaneID { return m.pane }
 
-// quotaPages caps the count's pages (1 MB of the project's sessions each):
-// a project with a long history shows "≥ N" rather than reading it all.
-const quotaPages = 20
+// quotaPages caps the count's pages (data.BulkPageItems of the project's
+// sessions each, RUNNING or not): a project with a long history shows
+// "≥ N" rather than reading it all.
+const quotaPages = 50
 
 // loadQuota fetches the project and counts its RUNNING sessions.
 func (p *Sessions) loadQuota() tea.Cmd {
