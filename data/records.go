@@ -1,7 +1,6 @@
 package data
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -136,15 +135,4 @@ func KeyOf(id TableID, item Item) Item {
 		}
 	}
 	return key
-}
-
-// sortedNames returns the attribute names of an item in a stable order, so
-// problems about unknown attributes come out deterministically.
-func sortedNames(item Item) []string {
-	names := make([]string, 0, len(item))
-	for n := range item {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }

@@ -6,8 +6,10 @@ package data
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -20,19 +22,34 @@ import (
 // the SDK may add later) and falls back to a zero value plus a Problem, so a
 // decode can never panic and never loses the raw value.
 type decoder struct {
-	item       Item
-	attrs      map[string]string // documented attributes → type, from the schema
-	seen       map[string]bool
+	item  Item
+	attrs map[string]string // documented attributes → type, from the schema
+	// seen lists the attributes a reader asked for. A record type asks for
+	// a dozen or two, so a slice searched in finish beats a map, which cost
+	// a third of a decode.
+	seen       []string
 	problems   []Problem
 	unreadable []string
 }
 
+// decoders are reused: a load-all decodes 100k items, and each decoder
+// would otherwise be garbage along with its seen list. finish returns it.
+var decoders = sync.Pool{New: func() any { return new(decoder) }}
+
 func newDecoder(id TableID, item Item) *decoder {
-	d := &decoder{item: item, seen: map[string]bool{}}
+	d := decoders.Get().(*decoder)
+	d.item = item
 	if s, ok := Schema(id); ok {
 		d.attrs = s.Attrs
 	}
 	return d
+}
+
+// release returns d to the pool. problems and unreadable went out in the
+// record's Meta, so they are dropped, never reused; only seen's array is.
+func (d *decoder) release() {
+	*d = decoder{seen: d.seen[:0]}
+	decoders.Put(d)
 }
 
 // unread remembers an attribute that is present but has no reading (the
@@ -49,7 +66,7 @@ func (d *decoder) flag(attr, want, got, note string) {
 // get returns the attribute, flagging it when required and missing. A NULL
 // value counts as missing for typed fields (and is flagged if required).
 func (d *decoder) get(name, want string, required bool) (types.AttributeValue, bool) {
-	d.seen[name] = true
+	d.seen = append(d.seen, name)
 	v, ok := d.item[name]
 	if !ok || v == nil {
 		if required {
@@ -358,22 +375,31 @@ func ParseTime(s string) (t time.Time, exact bool, err error) {
 	return time.Time{}, false, fmt.Errorf("not an ISO8601 time: %q", Clip(s, 40))
 }
 
-// finish flags attributes the schema does not document and returns the
-// record's Meta. Unknown attributes are normal in evolving schemas, so the
-// note says so; they remain visible in Raw.
+// finish flags attributes the schema does not document, in name order so
+// the problems come out the same every time, and returns the record's Meta.
+// Unknown attributes are normal in evolving schemas, so the note says so;
+// they remain visible in Raw. d goes back to the pool: it must not be used
+// after finish.
 func (d *decoder) finish() Meta {
 	if d.attrs != nil {
-		for _, name := range sortedNames(d.item) {
-			if d.seen[name] {
+		var unknown []string
+		for name := range d.item {
+			if slices.Contains(d.seen, name) {
 				continue
 			}
 			if _, documented := d.attrs[name]; documented {
 				continue
 			}
+			unknown = append(unknown, name)
+		}
+		slices.Sort(unknown)
+		for _, name := range unknown {
 			d.flag(name, "", TypeName(d.item[name]), "attribute not in the schema (kept in Raw)")
 		}
 	}
-	return Meta{Raw: d.item, Problems: d.problems, unreadable: d.unreadable}
+	m := Meta{Raw: d.item, Problems: d.problems, unreadable: d.unreadable}
+	d.release()
+	return m
 }
 
 // TypeName is the DynamoDB type name of a value ("S", "N", "M", ...), for
