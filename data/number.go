@@ -26,6 +26,9 @@ type Number struct {
 // decimal number.
 func parseNumberText(text string) (Number, bool) {
 	text = strings.TrimSpace(text)
+	if i, ok := plainInt(text); ok {
+		return Number{Text: text, f: float64(i), i: i, isInt: true}, true
+	}
 	bf, ok := ParseNumber(text)
 	if !ok || bf.IsInf() {
 		return Number{unreadable: true}, false

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"math/big"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -61,5 +62,52 @@ func TestUnreadableTimesAreTold(t *testing.T) {
 	}
 	if !bad.Unreadable("expiration") || !huge.Unreadable("expiration") || !bad.Expiration.IsZero() {
 		t.Errorf("unreadable expiration not told: %v %v", bad.Problems, huge.Problems)
+	}
+}
+
+// The int64 fast path of number comparison and parsing agrees with exact
+// parsing on every shape it takes and on the shapes it must hand on.
+func TestCompareNumbersAgreesWithExactParsing(t *testing.T) {
+	texts := []string{
+		"0", "-0", "00", "7", "-7", "07", "10", "-10", "1.0", "1e1", "1E1", "+5", " 5", "5 ",
+		"999999999999999999", "-999999999999999999", "1000000000000000000", // 18 and 19 digits
+		"9223372036854775807", "9223372036854775808", "-9223372036854775808",
+		"99999999999999999999", "0.5", "-0.5", "2.50", "-", "", "abc", "1-2", "--1", "1.2.3",
+		"123456789012345678", "123456789012345679", "9007199254740993",
+	}
+	for _, x := range texts {
+		for _, y := range texts {
+			got, ok := compareNumbers(x, y)
+			fx, okx := ParseNumber(x)
+			fy, oky := ParseNumber(y)
+			if ok != (okx && oky) {
+				t.Errorf("compareNumbers(%q, %q) ok = %v, exact parsing %v", x, y, ok, okx && oky)
+				continue
+			}
+			if ok && got != fx.Cmp(fy) {
+				t.Errorf("compareNumbers(%q, %q) = %d, exact parsing %d", x, y, got, fx.Cmp(fy))
+			}
+			if eq := equalNumbers(x, y); eq != (x == y || (ok && got == 0)) {
+				t.Errorf("equalNumbers(%q, %q) = %v", x, y, eq)
+			}
+		}
+		n, ok := parseNumberText(x)
+		bf, bok := ParseNumber(x)
+		if ok != (bok && !bf.IsInf()) {
+			t.Errorf("parseNumberText(%q) ok = %v", x, ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		i, acc := bf.Int64()
+		wantInt := bf.IsInt() && acc == big.Exact
+		if gi, gok := n.Int64(); gok != wantInt || (gok && gi != i) {
+			t.Errorf("parseNumberText(%q).Int64() = %d, %v; want %d, %v", x, gi, gok, i, wantInt)
+		}
+		wf, _ := bf.Float64()
+		if gf, _ := n.Float64(); gf != wf {
+			t.Errorf("parseNumberText(%q).Float64() = %v, want %v", x, gf, wf)
+		}
 	}
 }

@@ -201,7 +201,8 @@ func (s Scope) keyType(attr string) AttrType {
 	if !ok {
 		return TypeS
 	}
-	keys := []KeyAttr{schema.PK}
+	var stack [4]KeyAttr // at most four keys; kept off the heap
+	keys := append(stack[:0], schema.PK)
 	if schema.SK != nil {
 		keys = append(keys, *schema.SK)
 	}

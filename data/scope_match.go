@@ -121,12 +121,7 @@ func compareValues(v, w types.AttributeValue) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		fx, okx := ParseNumber(x.Value)
-		fy, oky := ParseNumber(y.Value)
-		if !okx || !oky {
-			return 0, false
-		}
-		return fx.Cmp(fy), true
+		return compareNumbers(x.Value, y.Value)
 	}
 	return 0, false
 }

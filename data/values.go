@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"cmp"
 	"math/big"
 	"strings"
 
@@ -124,12 +125,52 @@ func equalNumbers(x, y string) bool {
 	if x == y {
 		return true
 	}
+	c, ok := compareNumbers(x, y)
+	return ok && c == 0
+}
+
+// compareNumbers orders two N texts by value; ok is false when either is
+// not a number. Whole numbers of up to 18 digits, nearly every number the
+// services store, are compared as int64s; the rest through ParseNumber.
+func compareNumbers(x, y string) (int, bool) {
+	if i, ok := plainInt(x); ok {
+		if j, ok := plainInt(y); ok {
+			return cmp.Compare(i, j), true
+		}
+	}
 	fx, okx := ParseNumber(x)
 	fy, oky := ParseNumber(y)
 	if !okx || !oky {
-		return false
+		return 0, false
 	}
-	return fx.Cmp(fy) == 0
+	return fx.Cmp(fy), true
+}
+
+// plainInt reads s when it is an optional minus sign and 1 to 18 decimal
+// digits, which int64 always holds exactly; any other text (a fraction, an
+// exponent, spaces, more digits) is left to ParseNumber. Parsing through
+// big.Float cost a microsecond and several allocations a number, and a
+// load-all parses a few per item.
+func plainInt(s string) (int64, bool) {
+	digits := s
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(digits) < len(s) {
+		n = -n
+	}
+	return n, true
 }
 
 // canonicalNumber is one text per numeric value ("4", "4.0" and "04" give
