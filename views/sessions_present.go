@@ -40,7 +40,10 @@ func sessionColumns() []vtable.Column {
 var SessionListAttrs = []string{"sessionId", "status", "internalStatus", "projectId", "createdAt", "expiresAt", "region", "keepAlive", "retryCount"}
 
 func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
-	s, _ := r.(data.Session)
+	s, ok := r.(data.Session)
+	if !ok {
+		r = s // anything else is shown as an empty session
+	}
 	status := s.SDKStatus
 	if status == "" {
 		status = s.Status // unknown value: show what is stored
@@ -54,7 +57,9 @@ func sessionRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 	if status == data.SessionRunning && !s.ExpiresAt.IsZero() && s.ExpiresAt.Before(now) {
 		tag, expires = "!", restyle(expires, errorCell("", th))
 	}
-	if tag == "" && troubleOf(s, now) {
+	// r, not s: s would be copied into a new interface value, a 648-byte
+	// allocation for every row of a load-all.
+	if tag == "" && troubleOf(r, now) {
 		// Expiring within the overview's window.
 		tag, expires = "!", restyle(expires, warnCell("", th))
 	}
