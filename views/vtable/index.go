@@ -115,19 +115,27 @@ func (m *Model) removeFromView(e *entry) {
 	}
 }
 
-// mergeSorted merges b (a small sorted page) into a (the sorted view) into a
-// new slice. Each element of b is placed by binary search and the runs of a
-// between them are copied whole, so the cost is O(len(b)·log len(a)) compares
-// plus one memmove, not a compare per element of a.
+// mergeSorted merges b (a small sorted page) into a (the sorted view) and
+// returns the merged view, reusing a's array when it has room (append's
+// growth, so a load-all reallocates the view a few times, not every page).
+// It works from the back: each element of b, last first, is placed by
+// binary search in what is left of a, and the run of a after it moves up
+// whole, so the cost is O(len(b)·log len(a)) compares plus one memmove of
+// a, and nothing is written before it has been moved.
 func mergeSorted(a, b []*entry, cmp func(x, y *entry) int) []*entry {
-	out := make([]*entry, 0, len(a)+len(b))
-	i := 0
-	for _, e := range b {
-		// First index in a[i:] that sorts after e (ties: a's older rows first).
-		k := i + sort.Search(len(a)-i, func(j int) bool { return cmp(a[i+j], e) > 0 })
-		out = append(out, a[i:k]...)
-		out = append(out, e)
-		i = k
+	n := len(a)
+	a = slices.Grow(a, len(b))[:n+len(b)]
+	i, k := n, len(a) // a[:i] is still to merge; a[k:] is done
+	for j := len(b) - 1; j >= 0; j-- {
+		e := b[j]
+		// The rows of a[:i] that sort after e go after it (ties: a's older
+		// rows first).
+		p := sort.Search(i, func(x int) bool { return cmp(a[x], e) > 0 })
+		k -= i - p
+		copy(a[k:], a[p:i])
+		k--
+		a[k] = e
+		i = p
 	}
-	return append(out, a[i:]...)
+	return a
 }
