@@ -11,9 +11,10 @@ import (
 // During a load-all, pages arrive tens of times a second and each one
 // changes the row count: drawing every one is work nobody reads, and
 // under load it is CPU taken from the load itself. While the shown pane
-// loads all, a page's answer does not draw a frame by itself: frames come
-// at most every frameEvery, and the last page's state is drawn when the
-// load ends. Anything else — a key above all — draws at once.
+// loads all, a page's answer does not draw a frame by itself, whatever is
+// open over the pane (help, a dialog): frames come at most every
+// frameEvery, and the last page's state is drawn when the load ends.
+// Anything else — a key above all — draws at once.
 
 // frameEvery is the shortest time between frames caused by pages.
 const frameEvery = 100 * time.Millisecond
@@ -40,7 +41,7 @@ func (m Model) holdFrame(msg tea.Msg) tea.Cmd {
 		f.armed, f.held = false, false
 		return nil
 	}
-	f.held = views.IsPage(msg) && m.mode == modeNormal && m.panes[m.active].Status().Progress >= 0
+	f.held = views.IsPage(msg) && m.panes[m.active].Status().Progress >= 0
 	if !f.held || f.armed {
 		return nil
 	}
