@@ -124,10 +124,44 @@ func wrapWords(s string, w int) []string {
 	return append(out, line)
 }
 
+// helpCache is the help screen last drawn and what it was drawn for.
+// Building it lays out and styles the whole keymap (milliseconds), and
+// while it is open every frame (a clock tick, a page of a load-all, a live
+// change) would build it again for the same text. It is shared by the
+// Model's copies, as frameHold is.
+type helpCache struct {
+	key  string
+	text string
+}
+
+// helpKeyOf is everything the help screen's text depends on: the size,
+// the scroll offset, the theme, read-only and the shown pane with its
+// bindings as they stand (a pane may enable or disable its keys as its
+// state changes).
+func (m Model) helpKeyOf(w, h int) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(w) + "x" + strconv.Itoa(h) + "+" + strconv.Itoa(m.helpOff) + " " + m.ctx.Theme.Name + " " + strconv.Itoa(m.active) + " " + strconv.FormatBool(m.readOnly))
+	for _, k := range m.panes[m.active].Help() {
+		b.WriteString("\x00" + strings.Join(k.Keys(), ",") + "\x00" + k.Help().Key + "\x00" + k.Help().Desc + "\x00" + strconv.FormatBool(k.Enabled()))
+	}
+	return b.String()
+}
+
 // helpView is the window of the help text that fits h lines, from the
 // scroll offset; when it does not all fit, the last line says where the
 // window is and how to scroll.
 func (m Model) helpView(w, h int) string {
+	c := m.helpCache
+	if c == nil {
+		return m.buildHelpView(w, h)
+	}
+	if k := m.helpKeyOf(w, h); k != c.key || c.text == "" {
+		c.key, c.text = k, m.buildHelpView(w, h)
+	}
+	return c.text
+}
+
+func (m Model) buildHelpView(w, h int) string {
 	lines := m.helpLines(w)
 	if len(lines) <= h || h < 2 {
 		return strings.Join(fitBlock(strings.Join(lines, "\n"), w, h), "\n")

@@ -63,3 +63,36 @@ func TestHelpIsComplete(t *testing.T) {
 		}
 	}
 }
+
+// The help screen is cached between frames; a resize or a scroll while it
+// is open still draws it anew, at the new size and offset.
+func TestHelpFollowsAResizeWhileOpen(t *testing.T) {
+	var tm tea.Model = New(Options{Theme: themes.Plain(), Keys: keymap.Default(), Now: func() time.Time { return fixedNow }})
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	tm, _ = tm.Update(tea.KeyPressMsg{Code: '?', Text: "?"})
+	wide := stripANSI(tm.(Model).Render())
+	if again := stripANSI(tm.(Model).Render()); again != wide {
+		t.Fatalf("the same help screen drawn twice differs:\n%s\n---\n%s", wide, again)
+	}
+
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	narrow := stripANSI(tm.(Model).Render())
+	lines := strings.Split(narrow, "\n")
+	if len(lines) != 20 {
+		t.Errorf("after the resize the screen has %d lines, want 20", len(lines))
+	}
+	for i, l := range lines {
+		if w := len([]rune(l)); w > 60 {
+			t.Errorf("line %d is %d cells wide after the resize to 60:\n%s", i, w, narrow)
+			break
+		}
+	}
+	if !strings.Contains(narrow, " of ") {
+		t.Errorf("at 60×20 the help does not fit and must say where its window is:\n%s", narrow)
+	}
+
+	tm, _ = tm.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	if scrolled := stripANSI(tm.(Model).Render()); scrolled == narrow {
+		t.Errorf("j did not scroll the cached help screen:\n%s", scrolled)
+	}
+}

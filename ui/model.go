@@ -100,8 +100,10 @@ type Model struct {
 	// autoTheme: follow the terminal's background colour (theme.go).
 	autoTheme bool
 
-	// helpOff is the help screen's scroll offset, in lines (help.go).
-	helpOff int
+	// helpOff is the help screen's scroll offset, in lines, and helpCache
+	// its last text (help.go).
+	helpOff   int
+	helpCache *helpCache
 
 	// guard recovers from panics and logs them (recover.go).
 	guard *panicGuard
@@ -182,6 +184,7 @@ func New(o Options) Model {
 	m.initActions(o)
 	m.initLive(o)
 	m.frames = &frameHold{}
+	m.helpCache = &helpCache{}
 	m.initWhere(o)
 	m.initHistory(o)
 	return m
