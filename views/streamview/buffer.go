@@ -28,11 +28,16 @@ type entry struct {
 
 // buffer is a ring of the newest records, addressed by arrival number: the
 // records held are exactly seqs [first, next), and seq lives in slot
-// seq % cap. It holds at most cap records and at most maxBytes of them (one
-// record can weigh 800 KB, so a count alone does not bound memory), but
-// always the newest one. Dropping the oldest is O(1).
+// seq % len(slots). It holds at most capacity records and at most maxBytes
+// of them (one record can weigh 800 KB, so a count alone does not bound
+// memory), but always the newest one. Dropping the oldest is O(1).
+//
+// The ring starts small and doubles as records come, up to capacity: an
+// entry is 336 bytes, so the default 10,000 slots allocated up front were
+// 3.4 MB zeroed at start-up, for a pane most sessions never fill.
 type buffer struct {
 	slots    []entry
+	capacity int // the most slots the ring grows to
 	first    uint64
 	next     uint64
 	dropped  uint64 // records pushed out since the start
@@ -48,7 +53,20 @@ func newBuffer(capacity int, maxBytes int64) *buffer {
 	if maxBytes < 1 {
 		maxBytes = 1
 	}
-	return &buffer{slots: make([]entry, capacity), maxBytes: maxBytes, perTable: map[data.TableID]int{}}
+	return &buffer{slots: make([]entry, min(capacity, initialSlots)), capacity: capacity, maxBytes: maxBytes, perTable: map[data.TableID]int{}}
+}
+
+// initialSlots is the ring's size before its first growth.
+const initialSlots = 64
+
+// grow doubles the ring, up to capacity, keeping every record at its seq.
+func (b *buffer) grow() {
+	n := min(2*len(b.slots), b.capacity)
+	slots := make([]entry, n)
+	for seq := b.first; seq < b.next; seq++ {
+		slots[seq%uint64(n)] = b.slots[seq%uint64(len(b.slots))]
+	}
+	b.slots = slots
 }
 
 func (b *buffer) len() int { return int(b.next - b.first) }
@@ -56,6 +74,9 @@ func (b *buffer) len() int { return int(b.next - b.first) }
 // push stores e (assigning its seq) and reports how many of the oldest
 // records were dropped to make room.
 func (b *buffer) push(e entry) (evicted int) {
+	if b.len() == len(b.slots) && len(b.slots) < b.capacity {
+		b.grow()
+	}
 	for b.len() > 0 && (b.len() == len(b.slots) || b.bytes+int64(e.size) > b.maxBytes) {
 		b.evict()
 		evicted++

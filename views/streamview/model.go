@@ -149,7 +149,7 @@ func (m *Model) Append(recs []stream.Record) {
 		e.size = entrySize(&e)
 		m.buf.push(e)
 		seq := m.buf.next - 1
-		if m.matches(&m.buf.slots[seq%uint64(len(m.buf.slots))]) {
+		if e, _ := m.buf.get(seq); m.matches(e) {
 			m.vis.add(seq)
 		}
 	}
