@@ -139,6 +139,8 @@ func run(args []string) int {
 
 func start(f flags) error {
 	began := time.Now()
+	widths := make(chan time.Duration, 1) // warm.go
+	go func() { warmWidths(); widths <- time.Since(began) }()
 	if path := os.Getenv("OPSDECK_CPUPROFILE"); path != "" {
 		stop, err := cpuProfile(path)
 		if err != nil {
@@ -182,6 +184,7 @@ func start(f flags) error {
 	}
 	boot := newStartupLog(logw)
 	boot.phase("config, keys, theme", began)
+	go func() { boot.line(began.Add(<-widths), -1, "cell width table built (beside the above)") }()
 	defer boot.exit()
 
 	// One context for everything that runs behind the UI (the demo server,
@@ -323,7 +326,7 @@ func start(f flags) error {
 	})
 	boot.event("console built")
 	profile, fullProfile := colorProfile(os.Stdout, os.Environ())
-	p := tea.NewProgram(timedModel{Model: m, log: boot}, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile), tea.WithFPS(frameRate))
+	p := tea.NewProgram(timedModel{Model: m, log: boot}, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile), tea.WithFPS(frameRate), tea.WithOutput(terminalOut{File: os.Stdout, log: boot}))
 	if fullProfile != nil {
 		go func() {
 			if full := fullProfile(); full != profile {

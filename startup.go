@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,9 +26,12 @@ var processStart = time.Now()
 // how the critical path to the first screen is found (BENCHMARKS.md).
 //
 // It also says when the first screen has settled (settled is closed): the
-// first frame in which the active pane is no longer loading, so with its
-// first page drawn, or its error, or nothing to load. Work the first screen
-// does not need waits for that.
+// first frame in which the active pane is no longer loading (so with its
+// first page, or its error, or nothing to load) has been written to the
+// terminal, not merely rendered: the renderer writes on its next tick, and
+// that write, the first of a screenful, must not share the two cores with
+// the work that waits for settled (stream discovery, the collector). Work
+// the first screen does not need waits for that.
 type startupLog struct {
 	mu   sync.Mutex
 	w    io.Writer
@@ -38,6 +42,9 @@ type startupLog struct {
 	frames  atomic.Int64
 	settled chan struct{}
 	settle  sync.Once
+	// ready: a frame that settles the first screen has been rendered; the
+	// next frame written to the terminal after it closes settled.
+	ready atomic.Bool
 }
 
 func newStartupLog(w io.Writer) *startupLog {
@@ -94,15 +101,15 @@ func (l *startupLog) rendered(m tea.Model) {
 	}
 	um, ok := m.(ui.Model)
 	if !ok {
-		l.settle.Do(func() { close(l.settled) })
+		l.settleNow("first screen settled")
 		return
 	}
 	st := um.Pane(um.Active()).Status()
-	if !st.Loading {
-		l.settle.Do(func() {
-			l.event("first screen settled")
-			close(l.settled)
-		})
+	if !st.Loading && !l.ready.Swap(true) {
+		l.event("first screen rendered")
+		// The renderer writes it on its next tick; should that write go
+		// unnoticed (a frame that changed only a few cells), this settles.
+		time.AfterFunc(3*time.Second/frameRate, func() { l.settleNow("first screen settled (timer)") })
 	}
 	if st.Rows > 0 {
 		l.shown.Store(true)
@@ -112,6 +119,46 @@ func (l *startupLog) rendered(m tea.Model) {
 		l.mu.Unlock()
 	}
 }
+
+// wrote is told of every write to the terminal: began, whether the write
+// began after the settling frame was rendered, and its size. The first
+// such write of a frame's size carries that frame (or a later one): the
+// first screen is on the terminal. Smaller writes are the program's
+// queries to the terminal, flushed on the same tick just before the frame.
+func (l *startupLog) wrote(began bool, n int) {
+	if began && n >= frameWriteMin {
+		l.settleNow("first screen settled (written to the terminal)")
+	}
+}
+
+// frameWriteMin is the least a write must carry to count as a frame: the
+// terminal queries the program writes are a few dozen bytes, a frame that
+// draws a page or an error some hundreds.
+const frameWriteMin = 64
+
+func (l *startupLog) settleNow(why string) {
+	l.settle.Do(func() {
+		l.event(why)
+		close(l.settled)
+	})
+}
+
+// terminalOut is the program's output, the terminal, telling the start-up
+// log of each write. It is still the *os.File underneath (the program
+// finds the terminal's size and modes through Fd).
+type terminalOut struct {
+	*os.File
+	log *startupLog
+}
+
+func (o terminalOut) Write(b []byte) (int, error) {
+	after := o.log.ready.Load()
+	n, err := o.File.Write(b)
+	o.log.wrote(after, n)
+	return n, err
+}
+
+func (o terminalOut) WriteString(s string) (int, error) { return o.Write([]byte(s)) }
 
 // exit writes how many frames the session rendered.
 func (l *startupLog) exit() {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -39,9 +41,11 @@ func TestRunInitRunsEveryCommand(t *testing.T) {
 	}
 }
 
-// The first screen settles when the active pane is no longer loading, not
-// before; the start-up lines say when the first frame was rendered.
-func TestStartupSettlesWhenTheFirstPageIsIn(t *testing.T) {
+// The first screen settles once the frame in which the active pane is no
+// longer loading has been written to the terminal: not while the first
+// page loads, not when that frame is only rendered, and not by a write
+// that began before it.
+func TestStartupSettlesWhenTheFirstPageIsOnTheTerminal(t *testing.T) {
 	var mu sync.Mutex
 	var buf strings.Builder
 	log := newStartupLog(writerFunc(func(p []byte) (int, error) {
@@ -49,28 +53,72 @@ func TestStartupSettlesWhenTheFirstPageIsIn(t *testing.T) {
 		defer mu.Unlock()
 		return buf.Write(p)
 	}))
+	term, err := os.CreateTemp(t.TempDir(), "tty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.Close()
+	out := terminalOut{File: term, log: log}
+	settled := func() bool {
+		select {
+		case <-log.settled:
+			return true
+		default:
+			return false
+		}
+	}
+
 	loading := ui.New(ui.Options{})
 	loading.Init() // the Sessions pane asks for its first page
 	log.rendered(loading)
-	select {
-	case <-log.settled:
+	frame := strings.Repeat("x", frameWriteMin)
+	if _, err := out.WriteString(frame); err != nil {
+		t.Fatal(err)
+	}
+	if settled() {
 		t.Fatal("settled while the first page was loading")
-	default:
 	}
 	idle := ui.New(ui.Options{}) // nothing asked yet: nothing to wait for
 	log.rendered(idle)
-	select {
-	case <-log.settled:
-	default:
-		t.Fatal("not settled with nothing loading")
+	if settled() {
+		t.Fatal("settled when the settling frame was only rendered, not written")
+	}
+	if _, err := out.Write([]byte("\x1b]11;?\x07")); err != nil { // a query to the terminal
+		t.Fatal(err)
+	}
+	if settled() {
+		t.Fatal("settled by a query to the terminal")
+	}
+	if _, err := out.Write([]byte(frame)); err != nil {
+		t.Fatal(err)
+	}
+	if !settled() {
+		t.Fatal("not settled after the settling frame was written")
+	}
+	if b, _ := os.ReadFile(term.Name()); string(b) != frame+"\x1b]11;?\x07"+frame {
+		t.Errorf("the terminal got %q", b)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if !strings.Contains(buf.String(), "first frame rendered") || !strings.Contains(buf.String(), "first screen settled") {
-		t.Errorf("start-up lines:\n%s", buf.String())
+	for _, want := range []string{"first frame rendered", "first screen rendered", "first screen settled (written to the terminal)"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("start-up lines lack %q:\n%s", want, buf.String())
+		}
 	}
 }
 
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// A settling frame whose write goes unnoticed still settles the first
+// screen, a few frames later.
+func TestStartupSettlesWithoutAWriteToo(t *testing.T) {
+	log := newStartupLog(io.Discard)
+	log.rendered(ui.New(ui.Options{}))
+	select {
+	case <-log.settled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("not settled 10 s after the settling frame was rendered")
+	}
+}
