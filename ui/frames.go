@@ -16,8 +16,11 @@ import (
 // frameEvery, and the last page's state is drawn when the load ends.
 // Anything else — a key above all — draws at once.
 
-// frameEvery is the shortest time between frames caused by pages.
-const frameEvery = 100 * time.Millisecond
+// frameEvery is the shortest time between frames caused by pages: five
+// a second keep the count moving for the eye, and against 100k rows they
+// cost 0.3 CPU-seconds less than ten (BENCHMARKS.md, issue 13's fourth
+// pass). Keys are not held.
+const frameEvery = 200 * time.Millisecond
 
 // frameHold is shared by the Model's copies (View has a value receiver).
 type frameHold struct {
