@@ -94,8 +94,10 @@ type Model struct {
 	clockAt    time.Time
 	clockGen   uint64
 
-	// frames holds frames back during a load-all (frames.go).
+	// frames holds frames back during a load-all (frames.go); fits keeps
+	// the last frame's body lines as fitted (view.go).
 	frames *frameHold
+	fits   *fitCache
 
 	// autoTheme: follow the terminal's background colour (theme.go).
 	autoTheme bool
@@ -184,6 +186,7 @@ func New(o Options) Model {
 	m.initActions(o)
 	m.initLive(o)
 	m.frames = &frameHold{}
+	m.fits = &fitCache{}
 	m.helpCache = &helpCache{}
 	m.initWhere(o)
 	m.initHistory(o)

@@ -52,7 +52,7 @@ func (m Model) render() string {
 	default:
 		body = m.panes[m.active].View()
 	}
-	lines = append(lines, fitBlock(body, w, ph)...)
+	lines = append(lines, m.fits.block(body, w, ph)...)
 	if m.height >= 2 {
 		lines = append(lines, m.statusBar(w))
 	}
@@ -84,13 +84,57 @@ func fitBlock(s string, w, h int) []string {
 
 // fitLine cuts or pads one styled line to exactly w cells.
 func fitLine(s string, w int) string {
-	if lw := lipgloss.Width(s); lw > w {
+	lw := lipgloss.Width(s)
+	if lw > w {
 		s = ansi.Truncate(s, w, "")
+		lw = lipgloss.Width(s) // a wide rune cut in half leaves one cell less
 	}
-	if lw := lipgloss.Width(s); lw < w {
+	if lw < w {
 		s += strings.Repeat(" ", w-lw)
 	}
 	return s
+}
+
+// fitCache keeps the body lines of the last frame as fitted. Measuring a
+// styled line's width walks its grapheme clusters, and every message the
+// program handles draws a whole frame: idle, with nothing on screen
+// changing, a frame measured the same lines again and again (the larger
+// part of the console's idle drawing). A line seen in the last frame, at
+// the same width, is taken as it was. Shared by the Model's copies, as
+// frameHold is; only the program's loop draws.
+type fitCache struct {
+	w    int
+	last map[string]string
+}
+
+// block is fitBlock through the cache; a nil cache fits every line.
+func (c *fitCache) block(s string, w, h int) []string {
+	if c == nil {
+		return fitBlock(s, w, h)
+	}
+	if c.w != w {
+		c.w, c.last = w, nil
+	}
+	if h <= 0 {
+		return nil
+	}
+	in := strings.Split(s, "\n")
+	out := make([]string, h)
+	next := make(map[string]string, min(len(in), h))
+	for i := range out {
+		if i >= len(in) {
+			out[i] = strings.Repeat(" ", w)
+			continue
+		}
+		fitted, ok := c.last[in[i]]
+		if !ok {
+			fitted = fitLine(in[i], w)
+		}
+		next[in[i]] = fitted
+		out[i] = fitted
+	}
+	c.last = next
+	return out
 }
 
 func (m Model) tabBar(w int) string {
