@@ -53,10 +53,11 @@ type quotaMsg struct {
 
 func (m quotaMsg) PaneID() PaneID { return m.pane }
 
-// quotaPages caps the count's pages (data.BulkPageItems of the project's
-// sessions each, RUNNING or not): a project with a long history shows
-// "≥ N" rather than reading it all.
-const quotaPages = 50
+// quotaPages caps the count's pages (each data.BulkPageItems of the
+// project's sessions, RUNNING or not, or 1 MB of them, whichever is less):
+// a project with a long history shows "≥ N" rather than reading, and
+// paying for, it all.
+const quotaPages = 20
 
 // loadQuota fetches the project and counts its RUNNING sessions.
 func (p *Sessions) loadQuota() tea.Cmd {
