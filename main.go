@@ -326,7 +326,7 @@ func start(f flags) error {
 	})
 	boot.event("console built")
 	profile, fullProfile := colorProfile(os.Stdout, os.Environ())
-	p := tea.NewProgram(timedModel{Model: m, log: boot}, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile), tea.WithFPS(frameRate), tea.WithOutput(terminalOut{File: os.Stdout, log: boot}))
+	p := tea.NewProgram(timedModel{Model: m, log: boot, procs: newProcs(boot.settled)}, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile), tea.WithFPS(frameRate), tea.WithOutput(terminalOut{File: os.Stdout, log: boot}))
 	if fullProfile != nil {
 		go func() {
 			if full := fullProfile(); full != profile {

@@ -171,7 +171,8 @@ func (l *startupLog) exit() {
 // changes nothing else: every message and command passes through.
 type timedModel struct {
 	tea.Model
-	log *startupLog
+	log   *startupLog
+	procs *procs // procs.go; nil: leave GOMAXPROCS alone
 }
 
 // Init does nothing: main has run the console's Init already (runInit).
@@ -183,12 +184,14 @@ func (m timedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.log.shown.Load() {
 		next, cmd := m.Model.Update(msg)
 		m.Model = next
+		m.procs.adapt(next)
 		return m, cmd
 	}
 	start := time.Now()
 	next, cmd := m.Model.Update(msg)
 	m.Model = next
 	m.log.phase(fmt.Sprintf("update %T", msg), start)
+	m.procs.adapt(next)
 	return m, cmd
 }
 

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"runtime"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
+
+	"opsdeck/ui"
+)
+
+// The console is one event loop and goroutines that mostly wait on the
+// network. Measured with DynamoDB Local on two cores (BENCHMARKS.md, issue
+// 13's fourth pass), a second P costs at idle: a second thread spins on
+// every wake-up, and collector workers run beside the loop. That was
+// 1.0–1.2 % of a core, against 0.8 % on one P. During a load-all it bought
+// no speed. It pays off while a screen waits for its first page: the
+// Query's answer, its decoding and the renderer then run side by side. On
+// one P throughout, the first rows missed the renderer's tick: 131 ms,
+// against 100. So the console runs on two Ps from start until the first
+// screen is written, and afterwards while the shown pane waits for a page
+// that is not part of a load-all; on one otherwise. GOMAXPROCS, when set,
+// wins.
+type procs struct {
+	on      bool        // adapting at all (GOMAXPROCS unset, two CPUs or more)
+	settled func() bool // the first screen is written
+	cur     atomic.Int32
+}
+
+func newProcs(settled <-chan struct{}) *procs {
+	p := &procs{
+		on: os.Getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) >= 2,
+		settled: func() bool {
+			select {
+			case <-settled:
+				return true
+			default:
+				return false
+			}
+		},
+	}
+	p.cur.Store(int32(runtime.GOMAXPROCS(0)))
+	return p
+}
+
+// want is the number of Ps for the console as m stands.
+func (p *procs) want(m tea.Model) int {
+	if !p.settled() {
+		return 2
+	}
+	if um, ok := m.(ui.Model); ok {
+		if st := um.Pane(um.Active()).Status(); st.Loading && st.Progress < 0 {
+			return 2
+		}
+	}
+	return 1
+}
+
+// adapt sets the number of Ps m wants, when it changed (a change stops
+// the world for a moment, so it is made only on a change).
+func (p *procs) adapt(m tea.Model) {
+	if p == nil || !p.on {
+		return
+	}
+	if n := int32(p.want(m)); n != p.cur.Load() {
+		p.cur.Store(n)
+		runtime.GOMAXPROCS(int(n))
+	}
+}
