@@ -66,21 +66,7 @@ func (m Model) render() string {
 }
 
 // fitBlock cuts or pads a rendered block to exactly h lines of w cells.
-func fitBlock(s string, w, h int) []string {
-	if h <= 0 {
-		return nil
-	}
-	in := strings.Split(s, "\n")
-	out := make([]string, h)
-	for i := range out {
-		if i < len(in) {
-			out[i] = fitLine(in[i], w)
-		} else {
-			out[i] = strings.Repeat(" ", w)
-		}
-	}
-	return out
-}
+func fitBlock(s string, w, h int) []string { return (*fitCache)(nil).block(s, w, h) }
 
 // fitLine cuts or pads one styled line to exactly w cells.
 func fitLine(s string, w int) string {
@@ -109,31 +95,38 @@ type fitCache struct {
 
 // block is fitBlock through the cache; a nil cache fits every line.
 func (c *fitCache) block(s string, w, h int) []string {
-	if c == nil {
-		return fitBlock(s, w, h)
-	}
-	if c.w != w {
-		c.w, c.last = w, nil
-	}
 	if h <= 0 {
 		return nil
 	}
 	in := strings.Split(s, "\n")
 	out := make([]string, h)
-	next := make(map[string]string, min(len(in), h))
+	var next map[string]string
+	if c != nil {
+		if c.w != w {
+			c.w, c.last = w, nil
+		}
+		next = make(map[string]string, min(len(in), h))
+	}
 	for i := range out {
 		if i >= len(in) {
 			out[i] = strings.Repeat(" ", w)
 			continue
 		}
-		fitted, ok := c.last[in[i]]
+		fitted, ok := "", false
+		if c != nil {
+			fitted, ok = c.last[in[i]]
+		}
 		if !ok {
 			fitted = fitLine(in[i], w)
 		}
-		next[in[i]] = fitted
+		if next != nil {
+			next[in[i]] = fitted
+		}
 		out[i] = fitted
 	}
-	c.last = next
+	if c != nil {
+		c.last = next
+	}
 	return out
 }
 
