@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"runtime"
-	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -23,30 +22,24 @@ import (
 // that is not part of a load-all; on one otherwise. GOMAXPROCS, when set,
 // wins.
 type procs struct {
-	on      bool        // adapting at all (GOMAXPROCS unset, two CPUs or more)
-	settled func() bool // the first screen is written
-	cur     atomic.Int32
+	on      bool            // adapting at all (GOMAXPROCS unset, two CPUs or more)
+	settled <-chan struct{} // closed once the first screen is written
+	cur     int             // Ps now; only the program's loop reads and sets it
 }
 
 func newProcs(settled <-chan struct{}) *procs {
-	p := &procs{
-		on: os.Getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) >= 2,
-		settled: func() bool {
-			select {
-			case <-settled:
-				return true
-			default:
-				return false
-			}
-		},
+	return &procs{
+		on:      os.Getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) >= 2,
+		settled: settled,
+		cur:     runtime.GOMAXPROCS(0),
 	}
-	p.cur.Store(int32(runtime.GOMAXPROCS(0)))
-	return p
 }
 
 // want is the number of Ps for the console as m stands.
 func (p *procs) want(m tea.Model) int {
-	if !p.settled() {
+	select {
+	case <-p.settled:
+	default:
 		return 2
 	}
 	if um, ok := m.(ui.Model); ok {
@@ -63,8 +56,8 @@ func (p *procs) adapt(m tea.Model) {
 	if p == nil || !p.on {
 		return
 	}
-	if n := int32(p.want(m)); n != p.cur.Load() {
-		p.cur.Store(n)
-		runtime.GOMAXPROCS(int(n))
+	if n := p.want(m); n != p.cur {
+		p.cur = n
+		runtime.GOMAXPROCS(n)
 	}
 }
