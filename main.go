@@ -24,6 +24,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
 
 	"opsdeck/config"
 	"opsdeck/data"
@@ -326,7 +327,16 @@ func start(f flags) error {
 	})
 	boot.event("console built")
 	profile, fullProfile := colorProfile(os.Stdout, os.Environ())
-	p := tea.NewProgram(timedModel{Model: m, log: boot, procs: newProcs(boot.settled)}, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile), tea.WithFPS(frameRate), tea.WithOutput(terminalOut{File: os.Stdout, log: boot}))
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile), tea.WithFPS(frameRate), tea.WithOutput(terminalOut{File: os.Stdout, log: boot})}
+	if term.IsTerminal(os.Stdin.Fd()) {
+		// A terminal that goes away ends the session as SIGHUP does
+		// (terminal_in.go says why SIGHUP may never come).
+		opts = append(opts, tea.WithInput(newTerminalIn(os.Stdin, func() {
+			fmt.Fprintln(logw, "terminal closed (its input ended): quitting")
+			cancel()
+		})))
+	}
+	p := tea.NewProgram(timedModel{Model: m, log: boot, procs: newProcs(boot.settled)}, opts...)
 	if fullProfile != nil {
 		go func() {
 			if full := fullProfile(); full != profile {

@@ -3,8 +3,15 @@
 package console
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // SIGTERM (kill, a closing session) ends the console cleanly and at once,
@@ -30,4 +37,69 @@ func TestSIGTERMEndsTheConsole(t *testing.T) {
 			t.Fatalf("run %d: exit after SIGTERM: %v", i, c.exitErr)
 		}
 	}
+}
+
+// Closing the terminal ends the console even when the console is not the
+// terminal's session leader, as under `make demo`: the kernel sends SIGHUP
+// to the leader alone, and make, the leader there, outlives it and waits
+// for its child, so nothing else is signalled. The console only sees its
+// input end. It used to run on without keys, with its demo server, until
+// killed. Needs no database, as above.
+func TestClosedTerminalEndsTheConsole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	ops, _ := binaries(t)
+	// The shell leads the terminal's session, ignores the hang-up as make
+	// does, and waits for the console, its child (the `exit` keeps it
+	// from exec'ing the console instead).
+	script := filepath.Join(t.TempDir(), "lead.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ntrap '' HUP\n\""+ops+"\" \"$@\"\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := launch(t, script, "--endpoint-url", "http://127.0.0.1:1")
+	if _, err := c.until(tabBar, time.Minute, "tab bar"); err != nil {
+		t.Fatal(err)
+	}
+	pid := onlyChild(t, c.cmd.Process.Pid)
+	exited, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		t.Fatalf("pidfd_open %d: %v", pid, err)
+	}
+	defer unix.Close(exited)
+	defer unix.Kill(pid, unix.SIGKILL) // a console left running fails the test, then goes
+
+	c.ptm.Close() // the terminal goes away
+	fds := []unix.PollFd{{Fd: int32(exited), Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, int((20 * time.Second).Milliseconds()))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			t.Fatalf("the console (pid %d) still runs 20 s after its terminal closed", pid)
+		}
+		return
+	}
+}
+
+// onlyChild is the one child process of pid.
+func onlyChild(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 1 {
+		t.Fatalf("process %d has children %q, want one", pid, f)
+	}
+	child, err := strconv.Atoi(f[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return child
 }
