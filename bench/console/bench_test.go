@@ -5,6 +5,7 @@ package console
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -399,7 +400,7 @@ func BenchmarkLoadAll(b *testing.B) {
 	}
 }
 
-// probeKeys presses ? every 500 ms while a load-all runs — the help
+// probeKeys presses ? every 400–600 ms while a load-all runs — the help
 // screen opens, the next ? closes it — and times each key to the frame
 // that shows its effect (the moment the terminal read it). The returned
 // func stops the probing and gives the latencies in ms.
@@ -410,8 +411,11 @@ func probeKeys(c *console) func() []float64 {
 	go func() {
 		var lat []float64
 		open := false
-		tick := time.NewTicker(500 * time.Millisecond)
-		defer tick.Stop()
+		// The gap between keys is random, 400–600 ms: a fixed 500 ms is
+		// 15 renderer ticks (30 fps) exactly, so every key landed at the
+		// same point of the tick cycle and measured that point, not the
+		// range a person pressing keys meets.
+		rnd := rand.New(rand.NewPCG(1, 2))
 		for {
 			select {
 			case <-stop:
@@ -420,7 +424,7 @@ func probeKeys(c *console) func() []float64 {
 				}
 				done <- lat
 				return
-			case <-tick.C:
+			case <-time.After(400*time.Millisecond + time.Duration(rnd.Int64N(int64(200*time.Millisecond)))):
 			}
 			want := !open
 			sent := time.Since(c.start)
