@@ -13,14 +13,15 @@ import (
 // network. Measured with DynamoDB Local on two cores (BENCHMARKS.md, issue
 // 13's fourth pass), a second P costs at idle: a second thread spins on
 // every wake-up, and collector workers run beside the loop. That was
-// 1.0–1.2 % of a core, against 0.8 % on one P. During a load-all it bought
-// no speed. It pays off while a screen waits for its first page: the
-// Query's answer, its decoding and the renderer then run side by side. On
-// one P throughout, the first rows missed the renderer's tick: 131 ms,
-// against 100. So the console runs on two Ps from start until the first
-// screen is written, and afterwards while the shown pane waits for a page
-// that is not part of a load-all; on one otherwise. GOMAXPROCS, when set,
-// wins.
+// 1.0–1.2 % of a core, against 0.8 % on one P. It pays off while a pane
+// waits for pages: the Query's answer, its decoding and the renderer then
+// run side by side. On one P throughout, the first rows missed the
+// renderer's tick: 131 ms, against 100. During a load-all a key waited for
+// the P behind the page being read and decoded, up to 70 ms to its frame;
+// with two its frame came within 37 ms (BENCHMARKS.md, issue 13's fifth
+// pass). So the console runs on two Ps from start until the first screen
+// is written, and afterwards while the shown pane loads; on one otherwise.
+// GOMAXPROCS, when set, wins.
 type procs struct {
 	on      bool            // adapting at all (GOMAXPROCS unset, two CPUs or more)
 	settled <-chan struct{} // closed once the first screen is written
@@ -43,7 +44,7 @@ func (p *procs) want(m tea.Model) int {
 		return 2
 	}
 	if um, ok := m.(ui.Model); ok {
-		if st := um.Pane(um.Active()).Status(); st.Loading && st.Progress < 0 {
+		if um.Pane(um.Active()).Status().Loading {
 			return 2
 		}
 	}
