@@ -93,6 +93,10 @@ type pageMsg struct {
 	// next page, already being read (load-all, pipeline.go).
 	packed packed
 	ahead  *ahead
+	// rows: the page's rows as its list's rowOf built them ahead, under
+	// the theme named rowsTheme (pipeline.go prerender); nil: not built.
+	rows      []vtable.Row
+	rowsTheme string
 }
 
 // estimateMsg carries the table size for the load-all progress bar.
@@ -155,11 +159,15 @@ func (l *list) request(cursor data.Cursor, fresh bool) tea.Cmd {
 
 // job copies what a page read needs from the list.
 func (l *list) job(fresh bool) pageJob {
-	return pageJob{
+	j := pageJob{
 		lctx: l.ld.lctx, req: l.ld.req, pane: l.pane, fetch: l.fetch, st: l.ctx.Store,
 		limit: l.pageLimit(fresh), aheadLimit: l.pageLimit(false),
 		timeout: l.ctx.readTimeout(), all: l.ld.all,
 	}
+	if l.ld.all {
+		j.pre = prerender{row: l.rowOf, now: l.ctx.now(), th: l.ctx.Theme}
+	}
+	return j
 }
 
 // waitingFor names the request in flight the way the operator can check
@@ -276,8 +284,14 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 	rows := make([]vtable.Row, 0, len(m.res.recs))
 	ids := make([]string, 0, len(m.res.recs))
 	items := make([]data.Item, 0, len(m.res.recs))
-	for _, r := range m.res.recs {
-		row := l.renderRow(r, now, th, len(l.items)+len(rows))
+	built := len(m.rows) == len(m.res.recs) && m.rowsTheme == th.Name
+	for i, r := range m.res.recs {
+		var row vtable.Row
+		if built {
+			row = l.finish(m.rows[i], r, rowID(r.Table(), r.Item(), len(l.items)+len(rows)))
+		} else {
+			row = l.renderRow(r, now, th, len(l.items)+len(rows))
+		}
 		rows = append(rows, row)
 		ids = append(ids, row.ID)
 		items = append(items, r.Item())

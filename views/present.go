@@ -35,8 +35,9 @@ type presenter struct {
 }
 
 // rowFunc renders one record as a table row, its cells in the order of
-// the presenter's columns. It runs in Update (never in a Cmd), with the
-// clock and theme of that moment.
+// the presenter's columns. It reads nothing but its arguments: it runs in
+// Update with the clock and theme of that moment, and on the goroutine that
+// read a load-all page, with those of the page's request (prerender).
 type rowFunc func(rec data.Record, now time.Time, th themes.Theme) vtable.Row
 
 // presenters lists every table's presentation. A table added to the
@@ -100,7 +101,12 @@ func (l *list) shape(s data.Scope) {
 // and the "?" of an item that differs from its schema. Pages, live
 // changes, polls, the clock and a theme change all come through here.
 func (l *list) render(rec data.Record, now time.Time, th themes.Theme, id string) vtable.Row {
-	row := l.rowOf(rec, now, th)
+	return l.finish(l.rowOf(rec, now, th), rec, id)
+}
+
+// finish completes a row the list's rowOf built, here or ahead of the UI
+// goroutine (prerender): the list's shared cell texts, the id, the "?".
+func (l *list) finish(row vtable.Row, rec data.Record, id string) vtable.Row {
 	l.texts.share(&row)
 	row.ID = id
 	if row.Tag == "" && len(rec.Issues()) > 0 {
