@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"opsdeck/ui"
+	"opsdeck/views"
 )
 
 // Two Ps until the first screen is written and while the shown pane waits
@@ -23,5 +24,24 @@ func TestProcsFollowTheFirstScreenAndPageWaits(t *testing.T) {
 	}
 	if got := p.want(loading); got != 2 {
 		t.Errorf("settled, the shown pane waiting for a page: %d Ps, want 2", got)
+	}
+}
+
+// A settled console: three Ps through a load-all, two while any other
+// page is awaited, one otherwise.
+func TestProcsForThePanesLoad(t *testing.T) {
+	for _, c := range []struct {
+		st   views.Status
+		want int
+	}{
+		{views.Status{Loading: true, Progress: 0}, 3},
+		{views.Status{Loading: true, Progress: 0.4}, 3},
+		{views.Status{Loading: true, Progress: -1}, 2},
+		{views.Status{Progress: -1, Rows: 50}, 1},
+		{views.Status{Progress: 1, Rows: 100000}, 1},
+	} {
+		if got := procsFor(c.st); got != c.want {
+			t.Errorf("%+v: %d Ps, want %d", c.st, got, c.want)
+		}
 	}
 }
