@@ -12,11 +12,12 @@ import (
 )
 
 // Load-all runs as a pipeline: while the UI goroutine applies page N
-// (rows, cell texts, the table merge), page N+1 is already being read,
-// decoded and packed on another goroutine; at most one page waits ahead,
-// so a slow UI never lets pages pile up. The work that does not need the
-// list's state — the read, decoding, encoding and compressing the page's
-// items into a block — happens in the Cmd, never on the UI goroutine.
+// (shared cell texts, ids, the table merge), page N+1 is already being
+// read, decoded, packed and built into rows on another goroutine; at most
+// one page waits ahead, so a slow UI never lets pages pile up. The work
+// that does not need the list's state — the read, decoding, encoding and
+// compressing the page's items into a block, building its rows — happens
+// in the Cmd, never on the UI goroutine.
 
 // prerender is what building a page's rows ahead of the UI goroutine
 // needs: the list's row builder (pure), and the clock and theme of the
