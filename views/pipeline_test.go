@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,6 +40,41 @@ func drive(t *testing.T, p Pane, cmd tea.Cmd) {
 	}
 }
 
+// pagedFetch serves item(0) … item(total-1) as sessions, in order, a
+// page of the request's Limit at a time, its cursor naming where the next
+// page starts; onLimit (when not nil) is told each request's Limit.
+func pagedFetch(total int, item func(i int) data.Item, onLimit func(int32)) fetchFunc {
+	return func(ctx context.Context, _ *data.Store, req data.PageRequest) (fetched, error) {
+		if onLimit != nil {
+			onLimit(req.Limit)
+		}
+		start := 0
+		if req.Cursor != nil {
+			start, _ = strconv.Atoi(req.Cursor["n"].(*types.AttributeValueMemberS).Value)
+		}
+		var res fetched
+		for i := start; i < min(start+int(req.Limit), total); i++ {
+			res.recs = append(res.recs, data.DecodeSession(item(i)))
+		}
+		if end := start + int(req.Limit); end < total {
+			res.next = data.Cursor{"n": data.S(strconv.Itoa(end))}
+		}
+		return res, nil
+	}
+}
+
+// sessionsOver is a Sessions pane at 120×40 whose list reads fetch, its
+// first page loaded.
+func sessionsOver(t *testing.T, c *Context, fetch fetchFunc) (*Sessions, *list) {
+	t.Helper()
+	p := NewSessions(c, "p", "")
+	p.SetSize(120, 40)
+	p.lists[subSessions].setScope(data.SessionsByProject("p"), fetch)
+	l := p.active()
+	drive(t, p, l.load())
+	return p, l
+}
+
 // TestLoadAllReadsAheadAndKeepsEveryRow: load-all of a scope with many
 // pages reads each page once, in order, a screenful first and then
 // load-all's big pages, every row kept with its item, whatever the order
@@ -49,32 +83,13 @@ func TestLoadAllReadsAheadAndKeepsEveryRow(t *testing.T) {
 	const total = 2345
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	var limits []int32
-	var calls atomic.Int32
-	fetch := func(ctx context.Context, _ *data.Store, req data.PageRequest) (fetched, error) {
-		calls.Add(1)
-		start := 0
-		if req.Cursor != nil {
-			start, _ = strconv.Atoi(req.Cursor["n"].(*types.AttributeValueMemberS).Value)
+	fetch := pagedFetch(total, func(i int) data.Item {
+		return data.Item{
+			"sessionId": data.S("sess_" + strconv.Itoa(100000+i)), "status": data.S("RUNNING"), "projectId": data.S("p"),
+			"createdAt": data.S(now.Add(-time.Duration(i) * time.Second).Format(time.RFC3339)),
 		}
-		limits = append(limits, req.Limit)
-		var res fetched
-		for i := start; i < min(start+int(req.Limit), total); i++ {
-			res.recs = append(res.recs, data.DecodeSession(data.Item{
-				"sessionId": data.S("sess_" + strconv.Itoa(100000+i)), "status": data.S("RUNNING"), "projectId": data.S("p"),
-				"createdAt": data.S(now.Add(-time.Duration(i) * time.Second).Format(time.RFC3339)),
-			}))
-		}
-		if end := start + int(req.Limit); end < total {
-			res.next = data.Cursor{"n": data.S(strconv.Itoa(end))}
-		}
-		return res, nil
-	}
-	c := &Context{Theme: themes.Dark(), Keys: keymap.Default(), Now: func() time.Time { return now }}
-	p := NewSessions(c, "p", "")
-	p.SetSize(120, 40)
-	p.lists[subSessions].setScope(data.SessionsByProject("p"), fetch)
-	l := p.active()
-	drive(t, p, l.load())
+	}, func(limit int32) { limits = append(limits, limit) })
+	p, l := sessionsOver(t, &Context{Theme: themes.Dark(), Keys: keymap.Default(), Now: func() time.Time { return now }}, fetch)
 	if got := l.table.Len(); got != FirstPageRows {
 		t.Fatalf("first page: %d rows, want a screenful (%d)", got, FirstPageRows)
 	}
@@ -113,26 +128,8 @@ func TestLoadAllRowsBuiltAheadAreTheListsRows(t *testing.T) {
 		}
 		return it
 	}
-	fetch := func(ctx context.Context, _ *data.Store, req data.PageRequest) (fetched, error) {
-		start := 0
-		if req.Cursor != nil {
-			start, _ = strconv.Atoi(req.Cursor["n"].(*types.AttributeValueMemberS).Value)
-		}
-		var res fetched
-		for i := start; i < min(start+int(req.Limit), total); i++ {
-			res.recs = append(res.recs, data.DecodeSession(item(i)))
-		}
-		if end := start + int(req.Limit); end < total {
-			res.next = data.Cursor{"n": data.S(strconv.Itoa(end))}
-		}
-		return res, nil
-	}
 	c := &Context{Theme: themes.Dark(), Keys: keymap.Default(), Now: func() time.Time { return now }}
-	p := NewSessions(c, "p", "")
-	p.SetSize(120, 40)
-	p.lists[subSessions].setScope(data.SessionsByProject("p"), fetch)
-	l := p.active()
-	drive(t, p, l.load())
+	p, l := sessionsOver(t, c, pagedFetch(total, item, nil))
 
 	// The page is built ahead when load-all asks for it.
 	l.ld.all = true
