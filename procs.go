@@ -15,15 +15,14 @@ import (
 // 13's fourth and fifth passes), a second P costs at idle: a second thread
 // spins on every wake-up, and collector workers run beside the loop. That
 // was 1.0–1.2 % of a core, against 0.8 % on one P. It pays off while a
-// pane waits for a page: the Query's answer, its decoding and the renderer
+// pane waits for pages: the Query's answer, its decoding and the renderer
 // then run side by side. On one P throughout, the first rows missed the
-// renderer's tick: 131 ms, against 100. A load-all keeps a goroutine
-// reading and decoding pages and the collector busy; with only two Ps the
-// renderer's tick sometimes waited behind them, and a key took up to
-// 57–72 ms to its frame, against 44–48 ms with a third P (three launches
-// each, same server), for the same CPU. So the console runs on two Ps from
-// start until the first screen is written, three during a load-all of the
-// shown pane, two while it waits for any other page, one otherwise.
+// renderer's tick: 131 ms, against 100. During a load-all on one P, a key
+// waited for the P behind the page being read and decoded, up to 70 ms to
+// its frame. A third P during a load-all measured no better over 196 keys
+// (max 53 ms, against 52.6 with two) and cost 0.25 CPU-s more. So the
+// console runs on two Ps from start until the first screen is written and
+// while the shown pane loads, a load-all included; on one otherwise.
 // GOMAXPROCS, when set, wins.
 type procs struct {
 	on      bool            // adapting at all (GOMAXPROCS unset, two CPUs or more)
@@ -55,10 +54,7 @@ func (p *procs) want(m tea.Model) int {
 // procsFor is the number of Ps for a settled console whose shown pane
 // stands at st.
 func procsFor(st views.Status) int {
-	switch {
-	case st.Loading && st.Progress >= 0:
-		return 3 // load-all
-	case st.Loading:
+	if st.Loading {
 		return 2
 	}
 	return 1
