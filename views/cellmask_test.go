@@ -46,7 +46,7 @@ func TestListCellsAreMaskedInEveryPane(t *testing.T) {
 			t.Fatalf("%s: no column shows a planted token even unmasked; the test proves nothing", table)
 		}
 		l := newList(orderCtx(), shape.pane, shape)
-		row := l.renderRow(rec, sortNow, th, 0)
+		row := l.render(rec, sortNow, th, rowID(rec.Table(), rec.Item(), 0))
 		masked := 0
 		for i, c := range row.Cells {
 			if strings.Contains(c.Text, "tok_") {

@@ -286,11 +286,12 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 	items := make([]data.Item, 0, len(m.res.recs))
 	built := len(m.rows) == len(m.res.recs) && m.rowsTheme == th.Name
 	for i, r := range m.res.recs {
+		id := rowID(r.Table(), r.Item(), len(l.items)+len(rows))
 		var row vtable.Row
 		if built {
-			row = l.finish(m.rows[i], r, rowID(r.Table(), r.Item(), len(l.items)+len(rows)))
+			row = l.finish(m.rows[i], r, id)
 		} else {
-			row = l.renderRow(r, now, th, len(l.items)+len(rows))
+			row = l.render(r, now, th, id)
 		}
 		rows = append(rows, row)
 		ids = append(ids, row.ID)

@@ -114,9 +114,3 @@ func (l *list) finish(row vtable.Row, rec data.Record, id string) vtable.Row {
 	}
 	return row
 }
-
-// renderRow renders a record with its row id (seq numbers a row whose item
-// has no usable key).
-func (l *list) renderRow(r data.Record, now time.Time, th themes.Theme, seq int) vtable.Row {
-	return l.render(r, now, th, rowID(r.Table(), r.Item(), seq))
-}
