@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -23,6 +22,7 @@ import (
 	"opsdeck/ui/uitest"
 	"opsdeck/views"
 	"opsdeck/views/inert"
+	"opsdeck/views/terminal"
 )
 
 // sgr is the only escape sequence the console itself emits: colours and
@@ -147,8 +147,8 @@ func pressCopy(t *testing.T, m Model) (Model, string) {
 	m, res := uitest.Settle(t, nm.(Model), cmd)
 	var copied string
 	for _, msg := range res.Msgs {
-		if v := reflect.ValueOf(msg); v.IsValid() && v.Type().Name() == "setClipboardMsg" {
-			copied = v.String()
+		if tm, ok := msg.(terminal.Msg); ok {
+			copied, _ = tm.Clipboard()
 		}
 	}
 	return m, copied

@@ -15,6 +15,7 @@ import (
 	"opsdeck/ui/livefeed"
 	"opsdeck/views"
 	"opsdeck/views/detail"
+	"opsdeck/views/terminal"
 )
 
 // mode is the one explicit input state. Exactly one thing owns the keyboard:
@@ -101,6 +102,9 @@ type Model struct {
 
 	// autoTheme: follow the terminal's background colour (theme.go).
 	autoTheme bool
+	// send writes a sequence to the terminal at once, in order with the
+	// frames (SendToTerminal); nil: the program library writes it.
+	send func(seq string)
 
 	// helpOff is the help screen's scroll offset, in lines, and helpCache
 	// its last text (help.go).
@@ -235,6 +239,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.onBackground(msg)
 		return m, nil
+	case terminal.Msg:
+		return m, m.toTerminal(msg.Seq)
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.PasteMsg:

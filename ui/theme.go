@@ -2,6 +2,7 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"opsdeck/themes"
 )
@@ -18,7 +19,29 @@ func (m Model) queryBackground() tea.Cmd {
 	if !m.autoTheme {
 		return nil
 	}
-	return tea.RequestBackgroundColor
+	if m.send == nil {
+		return tea.RequestBackgroundColor
+	}
+	return m.toTerminal(ansi.RequestBackgroundColor)
+}
+
+// SendToTerminal has what the console writes to the terminal besides its
+// frames (the background colour query, the bell, clipboard copies) written
+// by send, at once and in order with the frames (ui/screen). Without it
+// they go through the program library, which writes them on its tick, once
+// a second with its renderer off. An answer to a query comes back as a
+// message either way.
+func (m *Model) SendToTerminal(send func(seq string)) { m.send = send }
+
+// toTerminal is a command that writes seq to the terminal.
+func (m Model) toTerminal(seq string) tea.Cmd {
+	if send := m.send; send != nil {
+		return func() tea.Msg {
+			send(seq)
+			return nil
+		}
+	}
+	return tea.Raw(seq)
 }
 
 // onBackground switches to the dark or light theme by the terminal's

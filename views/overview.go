@@ -12,6 +12,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/themes"
+	"opsdeck/views/terminal"
 )
 
 // The Overview pane: how bad is it, service by service, on one screen. Its
@@ -244,7 +245,7 @@ func (p *Overview) alerted() tea.Cmd {
 	first := p.firing == nil
 	p.firing = now
 	if started && !first && p.opts.Bell {
-		return tea.Raw("\a")
+		return terminal.Write("\a")
 	}
 	return nil
 }

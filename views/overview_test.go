@@ -11,6 +11,7 @@ import (
 	"opsdeck/data"
 	"opsdeck/keymap"
 	"opsdeck/themes"
+	"opsdeck/views/terminal"
 )
 
 var ovTestNow = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
@@ -88,7 +89,7 @@ func TestOverviewMovesWithTheTailAndRingsOnANewAlert(t *testing.T) {
 	}
 	// One more available: 4, still under 5, no new alert, no bell.
 	if cmd := p.Apply([]Change{{Table: data.TableSandboxes, Event: "INSERT", New: sbx("available")}}); cmd != nil {
-		if _, ring := cmd().(tea.RawMsg); ring {
+		if _, ring := cmd().(terminal.Msg); ring {
 			t.Fatal("rang for an alert already on")
 		}
 	}
@@ -102,7 +103,7 @@ func TestOverviewMovesWithTheTailAndRingsOnANewAlert(t *testing.T) {
 	rang := false
 	if cmd != nil {
 		for _, m := range drainBatch(cmd) {
-			if r, ok := m.(tea.RawMsg); ok && r.Msg == "\a" {
+			if r, ok := m.(terminal.Msg); ok && r.Seq == "\a" {
 				rang = true
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"opsdeck/data/secret"
 	"opsdeck/views/inert"
+	"opsdeck/views/terminal"
 )
 
 // JSON renders an item as plain, indented JSON — the form an engineer pastes
@@ -162,7 +163,7 @@ type CopiedMsg struct {
 	Err        error
 }
 
-// CopyCmd copies text to the system clipboard with OSC 52 (through
-// bubbletea's renderer, so the sequence is written once, correctly framed;
-// the terminal and tmux must allow OSC 52).
-func CopyCmd(text string) tea.Cmd { return tea.SetClipboard(text) }
+// CopyCmd copies text to the system clipboard with OSC 52, written by the
+// root in order with the frames (terminal.Msg); the terminal and tmux
+// must allow OSC 52.
+func CopyCmd(text string) tea.Cmd { return terminal.Copy(text) }

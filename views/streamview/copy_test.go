@@ -2,7 +2,6 @@ package streamview
 
 import (
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/views/detail"
+	"opsdeck/views/terminal"
 )
 
 // copied runs the Cmd c returned and gives back what went to the clipboard
@@ -33,10 +33,8 @@ func copied(t *testing.T, cmd tea.Cmd) (string, detail.CopiedMsg) {
 			queue = append(queue, v...)
 		case detail.CopiedMsg:
 			msg = v
-		default:
-			if rv := reflect.ValueOf(v); rv.IsValid() && rv.Kind() == reflect.String {
-				text = rv.String() // tea's clipboard message
-			}
+		case terminal.Msg:
+			text, _ = v.Clipboard()
 		}
 	}
 	return text, msg
