@@ -24,7 +24,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/term"
 
 	"opsdeck/config"
 	"opsdeck/data"
@@ -34,6 +33,7 @@ import (
 	"opsdeck/demo/ddblocal"
 	"opsdeck/themes"
 	"opsdeck/ui"
+	"opsdeck/ui/screen"
 	"opsdeck/ui/session"
 	"opsdeck/views"
 )
@@ -327,21 +327,34 @@ func start(f flags) error {
 	})
 	boot.event("console built")
 	profile, fullProfile := colorProfile(os.Stdout, os.Environ())
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(profile), tea.WithFPS(frameRate), tea.WithOutput(terminalOut{File: os.Stdout, log: boot})}
-	if term.IsTerminal(os.Stdin.Fd()) {
+	in := terminalInput()
+	width, height := screen.Size(os.Stdout)
+	scr, err := screen.Open(screen.Options{In: in, Out: terminalOut{File: os.Stdout, log: boot}, Width: width, Height: height, Profile: profile, Env: os.Environ()})
+	if err != nil {
+		return fmt.Errorf("terminal: %w", err)
+	}
+	defer scr.Close()
+	m.SendToTerminal(scr.Send)
+	// The program reads keys and runs the loop; the screen draws (ui/screen
+	// says why). Its own tick, still running, only flushes what it writes
+	// itself (the bell, the clipboard): once a second.
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithoutRenderer(), tea.WithFPS(1),
+		tea.WithColorProfile(profile), tea.WithWindowSize(width, height), tea.WithOutput(terminalOut{File: os.Stdout, log: boot})}
+	if in != nil {
 		// A terminal that goes away ends the session as SIGHUP does
 		// (terminal_in.go says why SIGHUP may never come).
-		opts = append(opts, tea.WithInput(newTerminalIn(os.Stdin, func() {
+		opts = append(opts, tea.WithInput(newTerminalIn(in, func() {
 			fmt.Fprintln(logw, "terminal closed (its input ended): quitting")
 			cancel()
 		})))
 	}
-	p := tea.NewProgram(timedModel{Model: m, log: boot, procs: newProcs(boot.settled)}, opts...)
+	p := tea.NewProgram(timedModel{Model: m, log: boot, procs: newProcs(boot.settled), screen: scr}, opts...)
+	scr.Follow(ctx, os.Stdout, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	if fullProfile != nil {
 		go func() {
 			if full := fullProfile(); full != profile {
+				scr.SetProfile(full) // cells drawn meanwhile are redrawn in full colour
 				p.Send(tea.ColorProfileMsg{Profile: full})
-				p.Send(tea.ClearScreen()) // cells drawn meanwhile are redrawn in full colour
 			}
 		}()
 	}
@@ -351,6 +364,10 @@ func start(f flags) error {
 	go runInit(m.Init(), p.Send)
 	boot.event("Init run (the first page's query is on its way)")
 	final, err := p.Run()
+	// The terminal is given back now, before the readers are waited for.
+	if cerr := scr.Close(); cerr != nil {
+		fmt.Fprintf(logw, "terminal: %v\n", cerr)
+	}
 	if path := os.Getenv("OPSDECK_MEMPROFILE"); path != "" {
 		// What the console holds at the end (its rows): the model is still
 		// referenced here, so the profile's in-use figures include it.
@@ -534,11 +551,3 @@ func firstNonEmpty(vals ...string) string {
 	}
 	return ""
 }
-
-// frameRate is how often the renderer looks for a new frame to write. The
-// renderer wakes at this rate for the life of the program, drawn or not:
-// on a two-core VM a 60 Hz wake-up alone costs 0.6–1 % of a core, which
-// is the whole of an idle console's budget (BENCHMARKS.md, idle). At 30 a
-// key's frame waits 17 ms on average for its tick, well inside the 50 ms
-// a key may take to show.
-const frameRate = 30

@@ -15,9 +15,10 @@ import (
 // 13's fourth and fifth passes), a second P costs at idle: a second thread
 // spins on every wake-up, and collector workers run beside the loop. That
 // was 1.0–1.2 % of a core, against 0.8 % on one P. It pays off while a
-// pane waits for pages: the Query's answer, its decoding and the renderer
-// then run side by side. On one P throughout, the first rows missed the
-// renderer's tick: 131 ms, against 100. During a load-all on one P, a key
+// pane waits for pages: the Query's answer, its decoding and the screen's
+// writer then run side by side. On one P throughout, the first rows missed
+// the program library's render tick (used before ui/screen): 131 ms,
+// against 100. During a load-all on one P, a key
 // waited for the P behind the page being read and decoded, up to 70 ms to
 // its frame. A third P during a load-all measured no better over 196 keys
 // (max 53 ms, against 52.6 with two) and cost 0.25 CPU-s more. So the

@@ -12,6 +12,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/ui"
+	"opsdeck/ui/screen"
 )
 
 // processStart stands for the moment the process started: package variables
@@ -28,9 +29,10 @@ var processStart = time.Now()
 // It also says when the first screen has settled (settled is closed): the
 // first frame in which the active pane is no longer loading (so with its
 // first page, or its error, or nothing to load) has been written to the
-// terminal, not merely rendered: the renderer writes on its next tick, and
-// that write, the first of a screenful, must not share the two cores with
-// the work that waits for settled (stream discovery, the collector). Work
+// terminal, not merely rendered: that write, the first of a screenful
+// (ui/screen writes it at once, from its own goroutine), must not share the
+// two cores with the work that waits for settled (stream discovery, the
+// collector). Work
 // the first screen does not need waits for that.
 type startupLog struct {
 	mu   sync.Mutex
@@ -107,9 +109,9 @@ func (l *startupLog) rendered(m tea.Model) {
 	st := um.Pane(um.Active()).Status()
 	if !st.Loading && !l.ready.Swap(true) {
 		l.event("first screen rendered")
-		// The renderer writes it on its next tick; should that write go
-		// unnoticed (a frame that changed only a few cells), this settles.
-		time.AfterFunc(3*time.Second/frameRate, func() { l.settleNow("first screen settled (timer)") })
+		// The screen writes it at once; should that write go unnoticed (a
+		// frame that changed only a few cells), this settles.
+		time.AfterFunc(settleAfter, func() { l.settleNow("first screen settled (timer)") })
 	}
 	if st.Rows > 0 {
 		l.shown.Store(true)
@@ -120,11 +122,15 @@ func (l *startupLog) rendered(m tea.Model) {
 	}
 }
 
+// settleAfter is when the first screen counts as written even though no
+// write of a frame's size was seen: a few frame gaps.
+const settleAfter = 100 * time.Millisecond
+
 // wrote is told of every write to the terminal: began, whether the write
 // began after the settling frame was rendered, and its size. The first
 // such write of a frame's size carries that frame (or a later one): the
 // first screen is on the terminal. Smaller writes are the program's
-// queries to the terminal, flushed on the same tick just before the frame.
+// queries to the terminal.
 func (l *startupLog) wrote(began bool, n int) {
 	if began && n >= frameWriteMin {
 		l.settleNow("first screen settled (written to the terminal)")
@@ -171,8 +177,9 @@ func (l *startupLog) exit() {
 // changes nothing else: every message and command passes through.
 type timedModel struct {
 	tea.Model
-	log   *startupLog
-	procs *procs // procs.go; nil: leave GOMAXPROCS alone
+	log    *startupLog
+	procs  *procs         // procs.go; nil: leave GOMAXPROCS alone
+	screen *screen.Screen // draws each frame (the program's renderer is off); nil: none
 }
 
 // Init does nothing: main has run the console's Init already (runInit).
@@ -198,11 +205,19 @@ func (m timedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m timedModel) View() tea.View {
 	if m.log.shown.Load() {
 		m.log.frames.Add(1)
-		return m.Model.View()
+		return m.show(m.Model.View())
 	}
 	start := time.Now()
 	v := m.Model.View()
 	m.log.phase("view", start)
 	m.log.rendered(m.Model)
+	return m.show(v)
+}
+
+// show hands v to the screen, which writes it at once if it changed.
+func (m timedModel) show(v tea.View) tea.View {
+	if m.screen != nil {
+		m.screen.Show(v.Content, v.WindowTitle)
+	}
 	return v
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"syscall"
+
+	"github.com/charmbracelet/x/term"
 )
 
 // terminalIn is the program's input, the terminal, watched for the
@@ -18,9 +20,9 @@ import (
 // killed. So the first read that ends (end-of-file, or the I/O error a
 // hung-up terminal gives) calls gone once.
 //
-// It is still the *os.File underneath: the program puts the terminal in
-// raw mode and waits on it through Fd, and its cancellable reader calls
-// Read on this wrapper.
+// It is still the *os.File underneath: the program's cancellable reader
+// waits on it through Fd and calls Read on this wrapper (ui/screen has put
+// the terminal in raw mode).
 type terminalIn struct {
 	*os.File
 	once *sync.Once
@@ -44,4 +46,17 @@ func (t terminalIn) Read(b []byte) (int, error) {
 // EINTR and EAGAIN are not an end.
 func terminalEnded(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO)
+}
+
+// terminalInput is the terminal to read keys from: stdin, or the process's
+// controlling terminal when stdin is not one (input piped in); nil when
+// there is none.
+func terminalInput() *os.File {
+	if term.IsTerminal(os.Stdin.Fd()) {
+		return os.Stdin
+	}
+	if f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+		return f
+	}
+	return nil
 }

@@ -1,0 +1,300 @@
+// Package screen draws the console's frames on the terminal the moment they
+// change, and never otherwise.
+//
+// The program library's own renderer writes on a fixed tick (30 or 60 a
+// second): a key's frame waits for the next tick, up to a whole period, and
+// the tick wakes the process all the time even when nothing on screen
+// changed. Both were measured against issue 13's targets: the tick was most
+// of a key's latency while a load-all ran, the first rows waited for the
+// first tick, and an idle console spent half its CPU on tick wake-ups
+// (BENCHMARKS.md). Screen is event-driven instead: the program hands it each
+// frame (View), a goroutine diffs it against what the terminal shows and
+// writes the difference at once. A burst of frames is coalesced (the
+// newest wins) and frames are at most frameGap apart; with nothing new to
+// show it sleeps.
+//
+// Screen owns the terminal while it is open: raw mode, the alternate
+// screen, a hidden cursor, bracketed paste and the keyboard protocol
+// (disambiguated keys, so a lone esc is seen at once). Close puts all of it
+// back. The program library only reads keys; it runs without its renderer.
+package screen
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+)
+
+// frameGap is the shortest time between two frames written: a burst of
+// changes (stream records, say) draws at most 60 frames a second. The
+// first frame after a quiet spell goes out at once.
+const frameGap = time.Second / 60
+
+// Screen is the terminal the console draws on. Its methods may be called
+// from any goroutine.
+type Screen struct {
+	out     io.Writer
+	in      *os.File    // the terminal put in raw mode; nil if none
+	restore *term.State // in's mode before Open
+
+	mu      sync.Mutex
+	content string                // the newest frame
+	title   string                // the newest window title
+	w, h    int                   // the newest size
+	resized bool                  // the size changed since the last frame was drawn
+	erase   bool                  // redraw every cell in the next frame
+	profile *colorprofile.Profile // a new colour profile for the next frame
+	raw     []string              // sequences to write before the next frame (queries)
+	closed  bool
+	running bool // the writer goroutine was started (Open)
+
+	wake chan struct{} // a frame, size or sequence is waiting
+	stop chan struct{}
+	done chan struct{} // the writer has stopped
+
+	// Owned by the writer goroutine (and by Close once it has stopped).
+	scr        *uv.TerminalRenderer
+	cells      uv.ScreenBuffer
+	buf        bytes.Buffer
+	drawn      string // the frame the terminal shows
+	shownTitle string
+	last       time.Time // when the last frame was written
+	err        error     // the first write that failed
+}
+
+// Options open a Screen.
+type Options struct {
+	// In is the terminal's input, put in raw mode until Close (nil, or not
+	// a terminal: left as it is).
+	In *os.File
+	// Out is where frames are written: the terminal.
+	Out io.Writer
+	// Width and Height are the terminal's size (Size finds it).
+	Width, Height int
+	// Profile is the colour profile frames are written in; colours the
+	// terminal cannot show are brought down to ones it can.
+	Profile colorprofile.Profile
+	// Env is the process environment; TERM tells which cursor movements the
+	// terminal has.
+	Env []string
+}
+
+// Open takes over the terminal: raw mode, the alternate screen, the
+// cursor hidden. Nothing is drawn until the first Show.
+func Open(o Options) (*Screen, error) {
+	s := newScreen(o)
+	if o.In != nil && term.IsTerminal(o.In.Fd()) {
+		st, err := term.MakeRaw(o.In.Fd())
+		if err != nil {
+			return nil, err
+		}
+		s.in, s.restore = o.In, st
+	}
+	// The alternate screen, no cursor, pastes marked as pastes, and keys
+	// the terminal sends unambiguously (modifyOtherKeys, and the kitty
+	// protocol's first level: a lone esc is not the start of a sequence).
+	if _, err := io.WriteString(s.out, openSeq); err != nil {
+		_ = s.restoreInput()
+		return nil, err
+	}
+	s.running = true
+	go s.writer()
+	return s, nil
+}
+
+// openSeq sets the terminal up; Close undoes each part, in reverse order.
+var openSeq = ansi.SetModeAltScreenSaveCursor + ansi.ResetModeTextCursorEnable +
+	ansi.SetModeBracketedPaste + ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(1)
+
+// newScreen is a Screen that has not touched the terminal yet and whose
+// writer is not running (tests call draw themselves).
+func newScreen(o Options) *Screen {
+	s := &Screen{
+		out:  o.Out,
+		w:    max(o.Width, 1),
+		h:    max(o.Height, 1),
+		wake: make(chan struct{}, 1),
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	s.scr = uv.NewTerminalRenderer(&s.buf, o.Env)
+	s.scr.SetColorProfile(o.Profile)
+	// Raw mode turns off the terminal's newline translation, so the
+	// renderer must not count on it.
+	s.scr.SetMapNewline(false)
+	s.scr.SetTabStops(-1)
+	s.scr.SetScrollOptim(true)
+	// The alternate screen: absolute cursor moves, every cell ours.
+	s.scr.SetFullscreen(true)
+	s.scr.SetRelativeCursor(false)
+	s.scr.Erase()
+	s.cells = uv.NewScreenBuffer(s.w, s.h)
+	return s
+}
+
+// Size is the size of the terminal f, or 80×24 when f is not one.
+func Size(f *os.File) (w, h int) {
+	if f != nil {
+		if w, h, err := term.GetSize(f.Fd()); err == nil && w > 0 && h > 0 {
+			return w, h
+		}
+	}
+	return 80, 24
+}
+
+// Show makes content (lines of styled text) and title the frame to draw.
+// It never waits for the terminal.
+func (s *Screen) Show(content, title string) {
+	s.mu.Lock()
+	s.content, s.title = content, title
+	s.mu.Unlock()
+	s.poke()
+}
+
+// Resize tells the screen the terminal's new size; the next frame is
+// drawn whole.
+func (s *Screen) Resize(w, h int) {
+	s.mu.Lock()
+	s.w, s.h = max(w, 1), max(h, 1)
+	s.resized = true
+	s.mu.Unlock()
+	s.poke()
+}
+
+// SetProfile changes the colour profile frames are written in, from the
+// next frame; every cell is drawn again.
+func (s *Screen) SetProfile(p colorprofile.Profile) {
+	s.mu.Lock()
+	s.profile, s.erase = &p, true
+	s.mu.Unlock()
+	s.poke()
+}
+
+// Send writes seq (a query to the terminal, say) ahead of the next frame,
+// in order with the frames.
+func (s *Screen) Send(seq string) {
+	s.mu.Lock()
+	s.raw = append(s.raw, seq)
+	s.mu.Unlock()
+	s.poke()
+}
+
+func (s *Screen) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// writer draws frames until Close.
+func (s *Screen) writer() {
+	defer close(s.done)
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-s.wake:
+		}
+		if wait := frameGap - time.Since(s.last); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-s.stop:
+				t.Stop()
+				return
+			case <-t.C:
+			}
+		}
+		s.draw()
+	}
+}
+
+// draw writes what changed since the last frame: pending sequences first,
+// then the newest frame's changed cells, in one write.
+func (s *Screen) draw() {
+	s.mu.Lock()
+	content, title := s.content, s.title
+	w, h, resized, erase := s.w, s.h, s.resized, s.erase
+	raw, profile := s.raw, s.profile
+	s.resized, s.erase, s.raw, s.profile = false, false, nil, nil
+	s.mu.Unlock()
+
+	if profile != nil {
+		s.scr.SetColorProfile(*profile)
+	}
+	if resized {
+		s.cells.Resize(w, h)
+		s.scr.Resize(w, h)
+		erase = true
+	}
+	if erase {
+		s.scr.Erase()
+	}
+	for _, seq := range raw {
+		_, _ = s.scr.WriteString(seq)
+	}
+	if title != s.shownTitle {
+		_, _ = s.scr.WriteString(ansi.SetWindowTitle(title))
+		s.shownTitle = title
+	}
+	if erase || content != s.drawn {
+		s.cells.Clear()
+		uv.NewStyledString(content).Draw(s.cells, s.cells.Bounds())
+		s.scr.Render(s.cells.RenderBuffer)
+		s.drawn = content
+	}
+	_ = s.scr.Flush() // into s.buf
+	if s.buf.Len() == 0 {
+		return
+	}
+	if _, err := s.out.Write(s.buf.Bytes()); err != nil && s.err == nil {
+		s.err = err
+	}
+	s.buf.Reset()
+	s.last = time.Now()
+}
+
+// Close stops drawing and gives the terminal back as Open found it: the
+// main screen, the cursor, the keyboard protocol, pastes unmarked, no
+// title, and the input's mode. The frame last shown is not drawn again.
+// Its error is the first write to the terminal that failed.
+func (s *Screen) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	if s.running {
+		close(s.stop)
+		<-s.done
+	}
+	seq := ansi.PopKittyKeyboard(1) + ansi.ResetModifyOtherKeys + ansi.ResetModeBracketedPaste
+	if s.shownTitle != "" {
+		seq += ansi.SetWindowTitle("")
+	}
+	seq += ansi.SetModeTextCursorEnable + ansi.ResetModeAltScreenSaveCursor
+	_, err := io.WriteString(s.out, seq)
+	if rerr := s.restoreInput(); err == nil {
+		err = rerr
+	}
+	if s.err != nil {
+		// A frame that could not be written says more than the rest.
+		err = s.err
+	}
+	return err
+}
+
+func (s *Screen) restoreInput() error {
+	if s.in == nil || s.restore == nil {
+		return nil
+	}
+	return term.Restore(s.in.Fd(), s.restore)
+}

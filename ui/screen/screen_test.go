@@ -1,0 +1,211 @@
+package screen
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// frameOf is a frame of h lines, each its text padded to w cells.
+func frameOf(w int, lines ...string) string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l + strings.Repeat(" ", max(w-len(l), 0))
+	}
+	return strings.Join(out, "\n")
+}
+
+// drawn is a screen whose writer does not run: each draw is the test's.
+func drawn(t *testing.T, w, h int) (*Screen, *bytes.Buffer) {
+	t.Helper()
+	var out bytes.Buffer
+	s := newScreen(Options{Out: &out, Width: w, Height: h, Profile: colorprofile.TrueColor, Env: []string{"TERM=xterm-256color"}})
+	return s, &out
+}
+
+func TestAFrameIsDrawnWholeFirstThenOnlyItsChanges(t *testing.T) {
+	s, out := drawn(t, 20, 3)
+	s.Show(frameOf(20, "alpha", "bravo", "charlie"), "")
+	s.draw()
+	first := ansi.Strip(out.String())
+	for _, want := range []string{"alpha", "bravo", "charlie"} {
+		if !strings.Contains(first, want) {
+			t.Fatalf("first frame %q lacks %q", first, want)
+		}
+	}
+	out.Reset()
+	s.Show(frameOf(20, "alpha", "BRAVO", "charlie"), "")
+	s.draw()
+	second := ansi.Strip(out.String())
+	if !strings.Contains(second, "BRAVO") {
+		t.Fatalf("second frame %q lacks the changed line", second)
+	}
+	if strings.Contains(second, "alpha") || strings.Contains(second, "charlie") {
+		t.Fatalf("second frame %q wrote lines that did not change", second)
+	}
+}
+
+func TestTheSameFrameAgainWritesNothing(t *testing.T) {
+	s, out := drawn(t, 20, 2)
+	f := frameOf(20, "one", "two")
+	s.Show(f, "opsdeck")
+	s.draw()
+	if out.Len() == 0 {
+		t.Fatal("the first frame wrote nothing")
+	}
+	out.Reset()
+	s.Show(f, "opsdeck")
+	s.draw()
+	if out.Len() != 0 {
+		t.Fatalf("an unchanged frame wrote %q", out.String())
+	}
+}
+
+func TestTheWindowTitleIsWrittenWhenItChanges(t *testing.T) {
+	s, out := drawn(t, 20, 1)
+	f := frameOf(20, "x")
+	s.Show(f, "")
+	s.draw()
+	if strings.Contains(out.String(), "\x1b]2;") {
+		t.Fatalf("no title, yet one was set: %q", out.String())
+	}
+	out.Reset()
+	s.Show(f, "opsdeck · prod")
+	s.draw()
+	if got := out.String(); got != ansi.SetWindowTitle("opsdeck · prod") {
+		t.Fatalf("title change wrote %q, want only the title", got)
+	}
+}
+
+func TestAResizeDrawsEveryCellAgain(t *testing.T) {
+	s, out := drawn(t, 20, 2)
+	s.Show(frameOf(20, "left", "right"), "")
+	s.draw()
+	out.Reset()
+	s.Resize(30, 2)
+	s.Show(frameOf(30, "left", "right"), "")
+	s.draw()
+	got := ansi.Strip(out.String())
+	if !strings.Contains(got, "left") || !strings.Contains(got, "right") {
+		t.Fatalf("after a resize the frame %q was not drawn whole", got)
+	}
+}
+
+func TestSequencesSentGoOutBeforeTheNextFrame(t *testing.T) {
+	s, out := drawn(t, 20, 1)
+	s.Send(ansi.RequestBackgroundColor)
+	s.Show(frameOf(20, "frame"), "")
+	s.draw()
+	got := out.String()
+	q := strings.Index(got, ansi.RequestBackgroundColor)
+	f := strings.Index(got, "frame")
+	if q < 0 || f < 0 || q > f {
+		t.Fatalf("want the query, then the frame, in one write: %q", got)
+	}
+	out.Reset()
+	s.draw()
+	if out.Len() != 0 {
+		t.Fatalf("a sent sequence was written twice: %q", out.String())
+	}
+}
+
+func TestANewProfileRedrawsInIt(t *testing.T) {
+	s, out := drawn(t, 10, 1)
+	red := "\x1b[38;2;255;0;0mred\x1b[m" + strings.Repeat(" ", 7)
+	s.SetProfile(colorprofile.ANSI)
+	s.Show(red, "")
+	s.draw()
+	if strings.Contains(out.String(), "38;2;") {
+		t.Fatalf("a 16-colour terminal got a true colour: %q", out.String())
+	}
+	out.Reset()
+	s.SetProfile(colorprofile.TrueColor)
+	s.draw()
+	if !strings.Contains(out.String(), "38;2;255;0;0") || !strings.Contains(ansi.Strip(out.String()), "red") {
+		t.Fatalf("the new profile did not redraw the frame in true colour: %q", out.String())
+	}
+}
+
+// writes hands each write to the terminal to the test.
+type writes struct {
+	mu   sync.Mutex
+	got  chan string
+	fail error
+}
+
+func (w *writes) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	fail := w.fail
+	w.mu.Unlock()
+	if fail != nil {
+		return 0, fail
+	}
+	w.got <- string(b)
+	return len(b), nil
+}
+
+func next(t *testing.T, w *writes) string {
+	t.Helper()
+	select {
+	case s := <-w.got:
+		return s
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing was written")
+		return ""
+	}
+}
+
+func TestOpenShowCloseOnATerminal(t *testing.T) {
+	w := &writes{got: make(chan string, 16)}
+	s, err := Open(Options{Out: w, Width: 20, Height: 1, Profile: colorprofile.TrueColor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := next(t, w); got != openSeq {
+		t.Fatalf("Open wrote %q, want the set-up %q", got, openSeq)
+	}
+	// A frame shown is written by the screen itself, with nothing else
+	// (no tick, no further frame) to prompt it.
+	s.Show(frameOf(20, "shown"), "title")
+	if got := next(t, w); !strings.Contains(ansi.Strip(got), "shown") {
+		t.Fatalf("the frame written was %q", got)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	end := next(t, w)
+	for _, want := range []string{ansi.ResetModeAltScreenSaveCursor, ansi.SetModeTextCursorEnable, ansi.ResetModeBracketedPaste,
+		ansi.PopKittyKeyboard(1), ansi.ResetModifyOtherKeys, ansi.SetWindowTitle("")} {
+		if !strings.Contains(end, want) {
+			t.Errorf("Close wrote %q, lacking %q", end, want)
+		}
+	}
+	if !strings.HasSuffix(end, ansi.ResetModeAltScreenSaveCursor) {
+		t.Errorf("Close should leave the alternate screen last: %q", end)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("a second Close: %v", err)
+	}
+	select {
+	case extra := <-w.got:
+		t.Fatalf("a second Close wrote %q", extra)
+	default:
+	}
+}
+
+func TestAFailedWriteIsCloseError(t *testing.T) {
+	gone := errors.New("input/output error")
+	w := &writes{got: make(chan string, 4), fail: gone}
+	s := newScreen(Options{Out: w, Width: 10, Height: 1})
+	s.Show(frameOf(10, "x"), "")
+	s.draw()
+	if err := s.Close(); !errors.Is(err, gone) {
+		t.Fatalf("Close = %v, want the failed frame's error", err)
+	}
+}
