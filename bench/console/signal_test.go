@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/sys/unix"
 )
 
@@ -102,4 +103,62 @@ func onlyChild(t *testing.T, pid int) int {
 		t.Fatal(err)
 	}
 	return child
+}
+
+// Quitting gives the terminal back as the console found it: the screen
+// (ui/screen) owns raw mode, the alternate screen, the hidden cursor,
+// bracketed paste and the keyboard protocol, and must undo each. Needs no
+// database, as above.
+func TestQuitGivesTheTerminalBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	ops, _ := binaries(t)
+	c := launch(t, ops, "--endpoint-url", "http://127.0.0.1:1")
+	if _, err := c.until(tabBar, time.Minute, "tab bar"); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := unix.IoctlGetTermios(int(c.ptm.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw.Lflag&(unix.ICANON|unix.ECHO) != 0 {
+		t.Fatalf("the console runs without raw mode: lflag %#x", raw.Lflag)
+	}
+	c.mu.Lock()
+	c.closed = true // it quits by itself; nothing to stop
+	c.mu.Unlock()
+	exited := make(chan error, 1)
+	go func() { exited <- c.cmd.Wait() }()
+	c.send("q")
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("exit after q: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		_ = c.cmd.Process.Kill()
+		t.Fatalf("q did not end the console; its screen:\n%s", c.screen())
+	}
+	after, err := unix.IoctlGetTermios(int(c.ptm.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Lflag&(unix.ICANON|unix.ECHO) != unix.ICANON|unix.ECHO || after.Oflag&unix.OPOST == 0 {
+		t.Errorf("the terminal was left in raw mode: lflag %#x oflag %#x", after.Lflag, after.Oflag)
+	}
+	c.ptm.Close()
+	<-c.done
+	out := string(c.raw)
+	last := strings.LastIndex(out, ansi.ResetModeAltScreenSaveCursor) // the main screen back
+	if last < 0 || strings.TrimSpace(ansi.Strip(out[last:])) != "" {
+		t.Fatalf("the console did not end on the main screen; its output ends %q", out[max(len(out)-200, 0):])
+	}
+	end := out[max(strings.LastIndex(out, ansi.PopKittyKeyboard(1)), 0):]
+	for _, want := range []string{ansi.PopKittyKeyboard(1), ansi.ResetModifyOtherKeys, ansi.ResetModeBracketedPaste,
+		ansi.SetModeTextCursorEnable, ansi.ResetModeAltScreenSaveCursor} {
+		if !strings.Contains(end, want) {
+			t.Errorf("the console's last output %q does not give back %q", end, want)
+		}
+	}
 }

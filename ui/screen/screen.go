@@ -10,7 +10,7 @@
 // (BENCHMARKS.md). Screen is event-driven instead: the program hands it each
 // frame (View), a goroutine diffs it against what the terminal shows and
 // writes the difference at once. A burst of frames is coalesced (the
-// newest wins) and frames are at most frameGap apart; with nothing new to
+// newest wins) and frames are at least frameGap apart; with nothing new to
 // show it sleeps.
 //
 // Screen owns the terminal while it is open: raw mode, the alternate
@@ -32,10 +32,12 @@ import (
 	"github.com/charmbracelet/x/term"
 )
 
-// frameGap is the shortest time between two frames written: a burst of
-// changes (stream records, say) draws at most 60 frames a second. The
-// first frame after a quiet spell goes out at once.
-const frameGap = time.Second / 60
+// frameGap is the shortest time between the starts of two frames written:
+// a burst of changes (stream records, say) draws at most 120 frames a
+// second, the program library's own ceiling. The first frame after a quiet
+// spell goes out at once. At 60 a second, the first rows, drawn 13 ms
+// after the loading screen, waited for the gap.
+const frameGap = time.Second / 120
 
 // Screen is the terminal the console draws on. Its methods may be called
 // from any goroutine.
@@ -65,7 +67,7 @@ type Screen struct {
 	buf        bytes.Buffer
 	drawn      string // the frame the terminal shows
 	shownTitle string
-	last       time.Time // when the last frame was written
+	last       time.Time // when the last frame began to be written
 	err        error     // the first write that failed
 }
 
@@ -253,11 +255,11 @@ func (s *Screen) draw() {
 	if s.buf.Len() == 0 {
 		return
 	}
+	s.last = time.Now()
 	if _, err := s.out.Write(s.buf.Bytes()); err != nil && s.err == nil {
 		s.err = err
 	}
 	s.buf.Reset()
-	s.last = time.Now()
 }
 
 // Close stops drawing and gives the terminal back as Open found it: the
