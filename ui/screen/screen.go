@@ -10,8 +10,8 @@
 // (BENCHMARKS.md). Screen is event-driven instead: the program hands it each
 // frame (View), a goroutine diffs it against what the terminal shows and
 // writes the difference at once. A burst of frames is coalesced (the
-// newest wins) and frames are at least frameGap apart; with nothing new to
-// show it sleeps.
+// newest wins), and a sustained burst is paced (frameRate); with nothing new
+// to show it sleeps.
 //
 // Screen owns the terminal while it is open: raw mode, the alternate
 // screen, a hidden cursor, bracketed paste and the keyboard protocol
@@ -32,12 +32,15 @@ import (
 	"github.com/charmbracelet/x/term"
 )
 
-// frameGap is the shortest time between the starts of two frames written:
-// a burst of changes (stream records, say) draws at most 120 frames a
-// second, the program library's own ceiling. The first frame after a quiet
-// spell goes out at once. At 60 a second, the first rows, drawn 13 ms
-// after the loading screen, waited for the gap.
-const frameGap = time.Second / 120
+// Frames are paced by a bucket: frameBurst frames may go out back to
+// back, and a sustained burst of changes (stream records, say) draws
+// frameRate frames a second, the program library's own ceiling. A single
+// spacing between frames instead (one every 1/120 s) held a key's frame
+// for up to 12 ms whenever a page had just drawn one, under load.
+const (
+	frameRate  = 120
+	frameBurst = 3
+)
 
 // Screen is the terminal the console draws on. Its methods may be called
 // from any goroutine.
@@ -67,7 +70,8 @@ type Screen struct {
 	buf        bytes.Buffer
 	drawn      string // the frame the terminal shows
 	shownTitle string
-	last       time.Time // when the last frame began to be written
+	credit     float64   // frames that may be written now (frameBurst at most)
+	refilled   time.Time // when credit was last brought up to date
 	err        error     // the first write that failed
 }
 
@@ -204,7 +208,7 @@ func (s *Screen) writer() {
 			return
 		case <-s.wake:
 		}
-		if wait := frameGap - time.Since(s.last); wait > 0 {
+		if wait := s.turn(time.Now()); wait > 0 {
 			t := time.NewTimer(wait)
 			select {
 			case <-s.stop:
@@ -215,6 +219,20 @@ func (s *Screen) writer() {
 		}
 		s.draw()
 	}
+}
+
+// turn is how long the next frame must wait for its turn, from now.
+func (s *Screen) turn(now time.Time) time.Duration {
+	if s.refilled.IsZero() {
+		s.credit = frameBurst
+	} else {
+		s.credit = min(frameBurst, s.credit+now.Sub(s.refilled).Seconds()*frameRate)
+	}
+	s.refilled = now
+	if s.credit >= 1 {
+		return 0
+	}
+	return time.Duration((1 - s.credit) / frameRate * float64(time.Second))
 }
 
 // draw writes what changed since the last frame: pending sequences first,
@@ -255,7 +273,7 @@ func (s *Screen) draw() {
 	if s.buf.Len() == 0 {
 		return
 	}
-	s.last = time.Now()
+	s.credit--
 	if _, err := s.out.Write(s.buf.Bytes()); err != nil && s.err == nil {
 		s.err = err
 	}

@@ -3,6 +3,7 @@ package screen
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -207,5 +208,50 @@ func TestAFailedWriteIsCloseError(t *testing.T) {
 	s.draw()
 	if err := s.Close(); !errors.Is(err, gone) {
 		t.Fatalf("Close = %v, want the failed frame's error", err)
+	}
+}
+
+func TestFramesGoOutInBurstsThenArePaced(t *testing.T) {
+	s, out := drawn(t, 10, 1)
+	at := time.Date(2026, 11, 27, 2, 0, 0, 0, time.UTC)
+	show := func(i int) {
+		s.Show(frameOf(10, fmt.Sprint(i)), "")
+		s.draw()
+	}
+	// After a quiet spell, frameBurst frames go out at once (a page's
+	// frame, then a key's).
+	for i := 0; i < frameBurst; i++ {
+		if wait := s.turn(at); wait != 0 {
+			t.Fatalf("frame %d of a burst waits %v", i, wait)
+		}
+		show(i)
+	}
+	// The next waits for its turn: 1/frameRate s.
+	wait := s.turn(at)
+	if want := time.Second / frameRate; wait < want-time.Microsecond || wait > want+time.Microsecond {
+		t.Fatalf("the frame after a burst waits %v, want %v", wait, want)
+	}
+	at = at.Add(wait)
+	if w := s.turn(at); w != 0 {
+		t.Fatalf("after its wait the frame waits %v more", w)
+	}
+	show(frameBurst)
+	// A frame that writes nothing spends nothing.
+	out.Reset()
+	s.draw()
+	if out.Len() != 0 {
+		t.Fatalf("nothing changed, yet %q was written", out.String())
+	}
+	at = at.Add(time.Second / frameRate)
+	if w := s.turn(at); w != 0 {
+		t.Fatalf("a frame that wrote nothing took a turn: the next waits %v", w)
+	}
+	// A quiet second gives the whole burst back.
+	at = at.Add(time.Second)
+	for i := 0; i < frameBurst; i++ {
+		if wait := s.turn(at); wait != 0 {
+			t.Fatalf("after a quiet second, frame %d waits %v", i, wait)
+		}
+		show(10 + i)
 	}
 }
