@@ -377,6 +377,11 @@ func start(f flags) error {
 	// The readers stop (and are waited for, 2 s at most) before the demo
 	// server's deferred stop runs.
 	pl.closeAll(2 * time.Second)
+	if errors.Is(err, tea.ErrProgramPanic) {
+		// The program library printed the panic and its stack on the
+		// alternate screen, which Close has just left.
+		return fmt.Errorf("%w: its stack was shown on the console's screen, now closed; run with TEA_DEBUG=1 to keep it in a file", err)
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
