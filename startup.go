@@ -32,8 +32,7 @@ var processStart = time.Now()
 // terminal, not merely rendered: that write, the first of a screenful
 // (ui/screen writes it at once, from its own goroutine), must not share the
 // two cores with the work that waits for settled (stream discovery, the
-// collector). Work
-// the first screen does not need waits for that.
+// collector). Work the first screen does not need waits for that.
 type startupLog struct {
 	mu   sync.Mutex
 	w    io.Writer

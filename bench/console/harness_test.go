@@ -94,9 +94,10 @@ type console struct {
 
 const rawKeep = 256 << 10
 
-// burstGap separates two frames in the output: the renderer writes one
+// burstGap separates two frames in the output: the screen writes one
 // frame in one write (the pty may split it into several reads, microseconds
-// apart), and draws at most 60 frames a second, 16 ms apart.
+// apart). Frames written back to back, closer than this, count as one
+// (ui/screen lets three go at once); sustained, they are 8 ms apart.
 const burstGap = 4 * time.Millisecond
 
 type waiter struct {
