@@ -23,6 +23,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -68,7 +69,8 @@ type Screen struct {
 	scr        *uv.TerminalRenderer
 	cells      uv.ScreenBuffer
 	buf        bytes.Buffer
-	drawn      string // the frame the terminal shows
+	drawn      string   // the frame the terminal shows
+	lines      []string // drawn, split into lines
 	shownTitle string
 	credit     float64   // frames that may be written now (frameBurst at most)
 	refilled   time.Time // when credit was last brought up to date
@@ -264,8 +266,7 @@ func (s *Screen) draw() {
 		s.shownTitle = title
 	}
 	if erase || content != s.drawn {
-		s.cells.Clear()
-		uv.NewStyledString(content).Draw(s.cells, s.cells.Bounds())
+		s.paint(content, erase)
 		s.scr.Render(s.cells.RenderBuffer)
 		s.drawn = content
 	}
@@ -278,6 +279,28 @@ func (s *Screen) draw() {
 		s.err = err
 	}
 	s.buf.Reset()
+}
+
+// paint puts content's lines into the cells: only the lines that differ
+// from the last frame's, unless all is set. A frame is lines each styled on
+// its own (the console fits and styles every line by itself), so a line is
+// parsed alone: a style one line leaves open cannot spill onto the next.
+// Most frames change a few lines (a count, the cursor's row); parsing the
+// 48 lines of a screen each time was most of a frame's cost.
+func (s *Screen) paint(content string, all bool) {
+	lines := strings.Split(content, "\n")
+	w, h := s.cells.Width(), s.cells.Height()
+	for y := 0; y < h; y++ {
+		line := ""
+		if y < len(lines) {
+			line = lines[y]
+		}
+		if !all && y < len(s.lines) && s.lines[y] == line {
+			continue
+		}
+		uv.NewStyledString(line).Draw(s.cells, uv.Rect(0, y, w, 1))
+	}
+	s.lines = lines
 }
 
 // Close stops drawing and gives the terminal back as Open found it: the

@@ -255,3 +255,39 @@ func TestFramesGoOutInBurstsThenArePaced(t *testing.T) {
 		show(10 + i)
 	}
 }
+
+func TestOnlyChangedLinesAreRedrawnAndTheCellsMatchAWholeDraw(t *testing.T) {
+	red := func(s string) string { return "\x1b[31m" + s + "\x1b[m" }
+	a := frameOf(12, red("one"), "two", red("three"), "four")
+	// Line 2 changes; line 3 is the same text; and line 1's style is left
+	// open, which must not colour line 2.
+	b := strings.Join([]string{
+		red("one") + strings.Repeat(" ", 9),
+		"\x1b[1mtwo!" + strings.Repeat(" ", 8),
+		red("three") + strings.Repeat(" ", 7),
+		"four" + strings.Repeat(" ", 8),
+	}, "\n")
+	inc, out := drawn(t, 12, 4)
+	inc.Show(a, "")
+	inc.draw()
+	out.Reset()
+	inc.Show(b, "")
+	inc.draw()
+	if got := ansi.Strip(out.String()); strings.Contains(got, "one") || strings.Contains(got, "three") || strings.Contains(got, "four") {
+		t.Fatalf("unchanged lines were written again: %q", got)
+	}
+	whole, _ := drawn(t, 12, 4)
+	whole.Show(b, "")
+	whole.draw()
+	for y := 0; y < 4; y++ {
+		for x := 0; x < 12; x++ {
+			ic, wc := inc.cells.CellAt(x, y), whole.cells.CellAt(x, y)
+			if ic == nil || wc == nil || ic.Content != wc.Content || !ic.Style.Equal(&wc.Style) {
+				t.Fatalf("cell %d,%d: drawn line by line %+v, drawn whole %+v", x, y, ic, wc)
+			}
+		}
+	}
+	if c := inc.cells.CellAt(0, 2); c.Style.Attrs != 0 {
+		t.Fatalf("line 1's open bold spilled onto line 2: %+v", c.Style)
+	}
+}
