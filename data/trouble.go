@@ -28,13 +28,44 @@ func (o Trouble) withDefaults() Trouble {
 // "retries exhausted (≥ 3)", "past its allocation window"). ok is false for
 // a healthy item and for tables with no such condition.
 func (o Trouble) Of(table TableID, item Item, now time.Time) (why string, ok bool) {
-	o = o.withDefaults()
+	return o.At(table, now).Of(item)
+}
+
+// TroubleCheck is Trouble.Of for one table at one moment, with what depends
+// on nothing else worked out once: a list marks a page of a thousand rows
+// with one check, not a thousand scopes built.
+type TroubleCheck struct {
+	o     Trouble
+	table TableID
+	now   time.Time
+	// expiring: the sessions' scope, built once.
+	expiring    Scope
+	expiringWhy string
+	past        Metric
+}
+
+// At is the check of table's items at now.
+func (o Trouble) At(table TableID, now time.Time) TroubleCheck {
+	c := TroubleCheck{o: o.withDefaults(), table: table, now: now}
 	switch table {
 	case TableSessions:
-		if SessionsExpiring(now, o.ExpiringWithin).Matches(item) {
-			return "expires within " + shortDuration(o.ExpiringWithin), true
+		c.expiring = SessionsExpiring(now, c.o.ExpiringWithin)
+		c.expiringWhy = "expires within " + shortDuration(c.o.ExpiringWithin)
+	case TableSandboxes:
+		c.past = SandboxesPastWindow(now)
+	}
+	return c
+}
+
+// Of says whether item is in trouble, and why (see Trouble.Of).
+func (c TroubleCheck) Of(item Item) (why string, ok bool) {
+	switch c.table {
+	case TableSessions:
+		if c.expiring.Matches(item) {
+			return c.expiringWhy, true
 		}
 	case TableGraphRuns:
+		// The scopes name the run's user: built per item.
 		pk, _ := item["PK"].(*types.AttributeValueMemberS)
 		if pk == nil {
 			return "", false
@@ -44,21 +75,26 @@ func (o Trouble) Of(table TableID, item Item, now time.Time) (why string, ok boo
 			return "", false
 		}
 		for _, st := range []string{RunProcessing, RunUploaded} {
-			if RunsStale(user, st, now, o.StaleRun).Matches(item) {
-				return st + ", not updated for " + shortDuration(o.StaleRun), true
+			if RunsStale(user, st, c.now, c.o.StaleRun).Matches(item) {
+				return st + ", not updated for " + shortDuration(c.o.StaleRun), true
 			}
 		}
 	case TableEvents:
 		u, _ := item["user_id"].(*types.AttributeValueMemberS)
-		if u != nil && EventsExhausted(u.Value, o.RetryMax).Matches(item) {
-			return "retries exhausted (≥ " + itoaInt(o.RetryMax) + ")", true
+		if u != nil && EventsExhausted(u.Value, c.o.RetryMax).Matches(item) {
+			return "retries exhausted (≥ " + itoaInt(c.o.RetryMax) + ")", true
 		}
 	case TableSandboxes:
-		if SandboxesPastWindow(now).In(item) {
+		if c.past.In(item) {
 			return "past its allocation window", true
 		}
 	}
 	return "", false
+}
+
+// Same reports whether c is the check of table at now under rules o.
+func (c TroubleCheck) Same(o Trouble, table TableID, now time.Time) bool {
+	return c.table == table && c.now.Equal(now) && c.o == o.withDefaults()
 }
 
 func itoaInt(n int) string { return strconv.Itoa(n) }
