@@ -31,6 +31,7 @@ import (
 	"opsdeck/data/stream"
 	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
+	"opsdeck/gcpace"
 	"opsdeck/themes"
 	"opsdeck/ui"
 	"opsdeck/ui/screen"
@@ -97,9 +98,9 @@ func parseFlags(args []string) (flags, error) {
 	return f, nil
 }
 
-// startupGC is the collector's setting main turned off until the first
-// screen settles.
-var startupGC = 100
+// startupGCDone gives the collector back once the first screen settles
+// (main holds it off until then).
+var startupGCDone = func() {}
 
 func main() {
 	// Go's collector lets the heap grow to twice the live data between
@@ -114,7 +115,7 @@ func main() {
 	// workers taking one of two cores from the first Query's goroutine.
 	// It is off until the first screen settles (run restores it; the soft
 	// memory limit still holds meanwhile).
-	startupGC = debug.SetGCPercent(-1)
+	startupGCDone = gcpace.Hold()
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -294,7 +295,7 @@ func start(f flags) error {
 		case <-ctx.Done():
 			return
 		}
-		debug.SetGCPercent(startupGC)
+		startupGCDone()
 		boot.event("stream reader started")
 		close(tailGo)
 	}()

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/gcpace"
 	"opsdeck/views/vtable"
 )
 
@@ -47,10 +48,12 @@ type loadState struct {
 	cancel  context.CancelFunc
 	lctx    context.Context
 	loading bool
-	all     bool // loading every remaining page
-	started bool // a first load was issued for this scope
-	next    data.Cursor
-	pages   int
+	all     bool // loading every remaining page (set with setAll)
+	// bulkDone ends the collector's bulk pace this load-all asked for.
+	bulkDone func()
+	started  bool // a first load was issued for this scope
+	next     data.Cursor
+	pages    int
 
 	estimate int64 // table item count, the upper bound for progress; 0 unknown
 
@@ -118,7 +121,8 @@ func (l *list) stop() bool {
 		l.ld.cancel()
 	}
 	l.ld.cancel, l.ld.lctx = nil, nil
-	l.ld.loading, l.ld.all = false, false
+	l.ld.loading = false
+	l.setAll(false)
 	l.ld.req = 0
 	return was
 }
@@ -209,19 +213,34 @@ func (l *list) loadAll() tea.Cmd {
 	}
 	if !l.ld.started {
 		cmd := l.load()
-		l.ld.all = true
+		l.setAll(true)
 		return tea.Batch(cmd, l.estimate())
 	}
 	if l.ld.next == nil {
 		l.note = fmt.Sprintf("all %s loaded", l.kind)
 		return nil
 	}
-	l.ld.all = true
+	l.setAll(true)
 	if l.ld.loading {
 		// The page in flight continues the chain when it arrives.
 		return l.estimate()
 	}
 	return tea.Batch(l.request(l.ld.next, false), l.estimate())
+}
+
+// setAll says whether the list is loading every remaining page. While any
+// list is, the collector runs less often (gcpace.Bulk): the pages add tens
+// of megabytes of live rows, and collecting at every doubling cost an
+// eighth of a load-all's CPU.
+func (l *list) setAll(on bool) {
+	switch {
+	case on && l.ld.bulkDone == nil:
+		l.ld.bulkDone = gcpace.Bulk()
+	case !on && l.ld.bulkDone != nil:
+		l.ld.bulkDone()
+		l.ld.bulkDone = nil
+	}
+	l.ld.all = on
 }
 
 // estimate asks for the table's item count, the denominator of the
@@ -261,7 +280,8 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 	}
 	l.ld.consumed, l.ld.hasReq = m.res.consumed, true
 	if m.err != nil {
-		l.ld.loading, l.ld.all = false, false
+		l.ld.loading = false
+		l.setAll(false)
 		if m.timedOut {
 			// The request's context is dropped with it, so r starts
 			// afresh.
@@ -331,7 +351,8 @@ func (l *list) onPage(m pageMsg) (bool, tea.Cmd) {
 		return true, l.request(l.ld.next, false)
 	}
 	l.ld.empty = 0
-	l.ld.loading, l.ld.all = false, false
+	l.ld.loading = false
+	l.setAll(false)
 	if l.ld.next == nil {
 		l.ld.cancel()
 		l.ld.lctx, l.ld.cancel = nil, nil

@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
+	"opsdeck/gcpace"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/views/vtable"
@@ -218,4 +220,75 @@ func styled(c vtable.Cell) string {
 		return ""
 	}
 	return c.Style.Render("x")
+}
+
+// TestLoadAllPacesTheCollector: while a load-all reads, the collector runs
+// at its bulk pace; it is back at the program's own once the last page is
+// in, once the operator cancels, and once a page fails.
+func TestLoadAllPacesTheCollector(t *testing.T) {
+	base := gcpace.Percent()
+	if base <= 0 {
+		t.Skip("GOGC is off in this test process")
+	}
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	item := func(i int) data.Item {
+		return data.Item{"sessionId": data.S("sess_" + strconv.Itoa(100000+i)), "status": data.S("RUNNING"), "projectId": data.S("p"),
+			"createdAt": data.S(now.Format(time.RFC3339))}
+	}
+	ctx := func() *Context {
+		return &Context{Theme: themes.Dark(), Keys: keymap.Default(), Now: func() time.Time { return now }}
+	}
+
+	// To the end.
+	var during []int
+	p, l := sessionsOver(t, ctx(), pagedFetch(3500, item, func(limit int32) {
+		if limit == loadAllPageSize {
+			during = append(during, gcpace.Percent())
+		}
+	}))
+	drive(t, p, l.loadAll())
+	if len(during) == 0 {
+		t.Fatal("no load-all page was read")
+	}
+	for i, v := range during {
+		if v != base*gcpace.BulkFactor {
+			t.Fatalf("load-all page %d read at GOGC %d, want %d", i, v, base*gcpace.BulkFactor)
+		}
+	}
+	if got := gcpace.Percent(); got != base {
+		t.Fatalf("after load-all: GOGC %d, want %d", got, base)
+	}
+
+	// Cancelled after its first page: the page read ahead is never taken.
+	p, l = sessionsOver(t, ctx(), pagedFetch(3500, item, nil))
+	m, ok := l.loadAll()().(pageMsg) // no Store: no estimate beside it
+	if !ok {
+		t.Fatal("load-all did not start with a page read")
+	}
+	p.Update(m)
+	if got := gcpace.Percent(); got != base*gcpace.BulkFactor {
+		t.Fatalf("mid load-all: GOGC %d, want %d", got, base*gcpace.BulkFactor)
+	}
+	if !l.cancelLoad() {
+		t.Fatal("nothing to cancel")
+	}
+	if got := gcpace.Percent(); got != base {
+		t.Fatalf("after cancelling: GOGC %d, want %d", got, base)
+	}
+
+	// A page fails.
+	fail := pagedFetch(3500, item, nil)
+	p, l = sessionsOver(t, ctx(), func(c context.Context, st *data.Store, req data.PageRequest) (fetched, error) {
+		if req.Cursor != nil {
+			return fetched{}, errors.New("connection reset")
+		}
+		return fail(c, st, req)
+	})
+	drive(t, p, l.loadAll())
+	if l.ld.err == "" {
+		t.Fatal("the failing page left no error")
+	}
+	if got := gcpace.Percent(); got != base {
+		t.Fatalf("after a failed page: GOGC %d, want %d", got, base)
+	}
 }
