@@ -231,6 +231,7 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		cfg.Credentials = &timedCredentials{inner: cfg.Credentials, onCall: o.OnCall}
 	}
 	db := dynamodb.NewFromConfig(cfg, func(opt *dynamodb.Options) {
+		opt.Protocol = queryProtocol{opt.Protocol}
 		if o.OnCall != nil {
 			opt.APIOptions = append(opt.APIOptions, callTimer("DynamoDB", o.OnCall))
 		}
