@@ -19,6 +19,7 @@ func TestRelative(t *testing.T) {
 		{-3 * time.Minute, "3m ago"},
 		{12 * time.Minute, "in 12m"},
 		{-(2*time.Hour + 5*time.Minute), "2h05m ago"},
+		{-(3*time.Hour + 45*time.Minute), "3h45m ago"},
 		{-(2 * time.Hour), "2h ago"},
 		{-(13*time.Hour + 30*time.Minute), "13h ago"},
 		{-50 * time.Hour, "2d ago"},
