@@ -94,11 +94,10 @@ func readBody(r io.Reader, size int64, buf []byte) ([]byte, error) {
 // decodeQuery fills q from a Query answer's body; false: the body is not
 // one it decodes (q is then partly filled, and the caller resets it).
 func decodeQuery(body []byte, q *dynamodb.QueryOutput) bool {
-	d := jsonDec{b: body}
-	d.ws()
-	if d.i == len(d.b) {
-		return true // an empty body: nothing to decode, as the SDK does
+	if len(body) == 0 {
+		return true // nothing to decode, as the SDK does
 	}
+	d := jsonDec{b: body}
 	ok := d.object(func(key []byte) bool {
 		switch string(key) {
 		case "Count":

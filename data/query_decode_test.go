@@ -175,6 +175,7 @@ func TestQueryDecodeHandsTheRestToTheSDK(t *testing.T) {
 		"a cut body":        func(b []byte) []byte { return b[:len(b)/2] },
 		"not JSON":          func([]byte) []byte { return []byte("<html>proxy error</html>") },
 		"an empty body":     func([]byte) []byte { return nil },
+		"only whitespace":   func([]byte) []byte { return []byte(" \n ") },
 		"a float count":     func(b []byte) []byte { return bytes.Replace(b, []byte(`"Count":3`), []byte(`"Count":3.0`), 1) },
 		"bad base64":        func(b []byte) []byte { return bytes.Replace(b, []byte(`{"BS":["`), []byte(`{"BS":["!`), 1) },
 		"whitespace around": func(b []byte) []byte { return append(append([]byte(" \n"), b...), "\t "...) },
