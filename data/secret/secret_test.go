@@ -185,3 +185,32 @@ func TestWholeValueMaskedWhateverItsType(t *testing.T) {
 		t.Errorf("Item modified its input: %s", dump(item["signingKey"]))
 	}
 }
+
+// worthScanningBefore is the fast path as it was written first, one
+// search per pattern: the one-pass version must agree with it.
+func worthScanningBefore(s string) bool {
+	return strings.ContainsAny(s, ":=@") || strings.Contains(s, "eyJ") || strings.Contains(s, "-----BEGIN") ||
+		containsFold(s, "bearer ") || containsFold(s, "basic ") || containsFold(s, "token ")
+}
+
+func TestWorthScanningIsEverySearch(t *testing.T) {
+	for _, s := range []string{
+		"", "sess_0123", "RUNNING", "us-east-1", "3m ago", "a:b", "x=y", "me@host", "eyJhbGciOi", "xeyJ",
+		"-----BEGIN RSA", "----BEGIN", "Bearer abc", "bearer", "xbearer abc", "1bearer abc", "BASIC dXNlcg==",
+		"the token here", "Token x", "mytoken x", "tokens x", "b", "t", "-", "e", "ey", "Bearer\tx",
+	} {
+		if got, want := worthScanning(s), worthScanningBefore(s); got != want {
+			t.Errorf("worthScanning(%q) = %v, the searches say %v", s, got, want)
+		}
+	}
+}
+
+func FuzzWorthScanningIsEverySearch(f *testing.F) {
+	f.Add("Bearer abc")
+	f.Add("x-----BEGIN")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := worthScanning(s), worthScanningBefore(s); got != want {
+			t.Fatalf("worthScanning(%q) = %v, the searches say %v", s, got, want)
+		}
+	})
+}
