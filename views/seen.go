@@ -109,6 +109,9 @@ func (s *Seen) Items(t data.TableID, items []data.Item) {
 	attrs := seenAttrs[t]
 	for i := len(items) - 1; i >= 0; i-- {
 		for _, a := range attrs {
+			if len(taken[a.kind]) >= SeenPerKind {
+				continue // this kind is full for this call: no lookup
+			}
 			v, ok := items[i][a.attr].(*types.AttributeValueMemberS)
 			if !ok {
 				continue // absent or of the wrong type: not an id to offer
@@ -117,7 +120,7 @@ func (s *Seen) Items(t data.TableID, items []data.Item) {
 			if taken[a.kind] == nil {
 				taken[a.kind] = map[string]bool{}
 			}
-			if taken[a.kind][val] || len(taken[a.kind]) >= SeenPerKind {
+			if taken[a.kind][val] {
 				continue
 			}
 			taken[a.kind][val] = true
