@@ -184,9 +184,15 @@ type timedModel struct {
 // Init does nothing: main has run the console's Init already (runInit).
 func (m timedModel) Init() tea.Cmd { return nil }
 
-// Update passes msg on; until the first rows are drawn, it logs what each
-// message was and how long it took.
+// Update passes msg on (a mode report goes to the screen too); until the
+// first rows are drawn, it logs what each message was and how long it took.
 func (m timedModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if r, ok := msg.(tea.ModeReportMsg); ok && m.screen != nil {
+		// The terminal's answer to the screen's question (synchronized
+		// output); the console has no use for it.
+		m.screen.ModeReport(r.Mode, r.Value)
+		m.log.event(fmt.Sprintf("terminal answered for mode %d: %d (frames synchronized: %v)", r.Mode, r.Value, m.screen.Synchronized()))
+	}
 	if m.log.shown.Load() {
 		next, cmd := m.Model.Update(msg)
 		m.Model = next

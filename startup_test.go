@@ -9,8 +9,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"opsdeck/ui"
+	"opsdeck/ui/screen"
 )
 
 // runInit delivers every message of a batch, nested batches included, and
@@ -120,5 +122,35 @@ func TestStartupSettlesWithoutAWriteToo(t *testing.T) {
 	case <-log.settled:
 	case <-time.After(10 * time.Second):
 		t.Fatal("not settled 10 s after the settling frame was rendered")
+	}
+}
+
+// passModel is a console that takes every message and does nothing.
+type passModel struct{ got *[]tea.Msg }
+
+func (m passModel) Init() tea.Cmd { return nil }
+func (m passModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	*m.got = append(*m.got, msg)
+	return m, nil
+}
+func (m passModel) View() tea.View { return tea.NewView("") }
+
+// TestTheTerminalsAnswerReachesTheScreen: the answer to the screen's
+// question about synchronized output arrives as input; main hands it to
+// the screen, and the console still sees it.
+func TestTheTerminalsAnswerReachesTheScreen(t *testing.T) {
+	scr, err := screen.Open(screen.Options{Out: io.Discard, Width: 10, Height: 1, Env: []string{"TERM=xterm-256color"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Close()
+	var got []tea.Msg
+	m := timedModel{Model: passModel{got: &got}, log: newStartupLog(io.Discard), screen: scr}
+	m.Update(tea.ModeReportMsg{Mode: ansi.ModeSynchronizedOutput, Value: ansi.ModeReset})
+	if !scr.Synchronized() {
+		t.Fatal("the screen did not hear that the terminal has synchronized output")
+	}
+	if len(got) != 1 {
+		t.Fatalf("the console saw %d messages, want the one", len(got))
 	}
 }

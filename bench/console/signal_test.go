@@ -162,3 +162,48 @@ func TestQuitGivesTheTerminalBack(t *testing.T) {
 		}
 	}
 }
+
+// TestFramesSynchronizedWhenTheTerminalAnswers: the console asks the
+// terminal whether it has synchronized output (DECRQM 2026); until it
+// answers, frames go out bare, and once it answers that it has the mode,
+// each frame is written between the mode's begin and end.
+func TestFramesSynchronizedWhenTheTerminalAnswers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	ops, _ := binaries(t)
+	c := launch(t, ops, "--endpoint-url", "http://127.0.0.1:1")
+	if _, err := c.until(tabBar, time.Minute, "tab bar"); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	before := string(c.raw)
+	c.mu.Unlock()
+	if !strings.Contains(before, ansi.RequestModeSynchronizedOutput) {
+		t.Fatalf("the console did not ask about synchronized output; it wrote %q", before[:min(len(before), 200)])
+	}
+	if strings.Contains(before, ansi.SetModeSynchronizedOutput) {
+		t.Fatal("a frame was synchronized before the terminal answered")
+	}
+	c.send("\x1b[?2026;2$y") // DECRPM: the mode is known, and reset
+	helpShown := func(s *Screen) bool { return s.Contains("(? or esc closes)") }
+	// The answer is input like a key: ? after it draws a frame after it.
+	c.send("?")
+	// The screen may show the help before the frame's last bytes (the
+	// mode's end) are read: wait for both. Conditions run under c.mu, so
+	// this one may read the raw output.
+	helpWritten := func(s *Screen) bool {
+		return helpShown(s) && strings.Contains(string(c.raw[min(len(before), len(c.raw)):]), ansi.ResetModeSynchronizedOutput)
+	}
+	if _, err := c.until(helpWritten, 10*time.Second, "the help screen, synchronized"); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	after := string(c.raw[min(len(before), len(c.raw)):])
+	c.mu.Unlock()
+	begin := strings.Index(after, ansi.SetModeSynchronizedOutput)
+	end := strings.LastIndex(after, ansi.ResetModeSynchronizedOutput)
+	if begin < 0 || end < begin || !strings.Contains(ansi.Strip(after[begin:end]), "closes") {
+		t.Fatalf("the help's frame was not synchronized: %q\nlog: %s", after[max(len(after)-300, 0):], c.logTail())
+	}
+}

@@ -60,6 +60,9 @@ type Screen struct {
 	raw     []string              // sequences to write before the next frame (queries)
 	closed  bool
 	running bool // the writer goroutine was started (Open)
+	// synced: the terminal said it has synchronized output (mode 2026):
+	// each frame is written between its begin and end, and shown whole.
+	synced bool
 
 	wake chan struct{} // a frame, size or sequence is waiting
 	stop chan struct{}
@@ -69,6 +72,7 @@ type Screen struct {
 	scr        *uv.TerminalRenderer
 	cells      uv.ScreenBuffer
 	buf        bytes.Buffer
+	framed     []byte   // a frame between synchronized output's begin and end
 	drawn      string   // the frame the terminal shows
 	lines      []string // drawn, split into lines
 	shownTitle string
@@ -108,7 +112,11 @@ func Open(o Options) (*Screen, error) {
 	// The alternate screen, no cursor, pastes marked as pastes, and keys
 	// the terminal sends unambiguously (modifyOtherKeys, and the kitty
 	// protocol's first level: a lone esc is not the start of a sequence).
-	if _, err := io.WriteString(s.out, openSeq); err != nil {
+	seq := openSeq
+	if asksSync(o.Env) {
+		seq += ansi.RequestModeSynchronizedOutput
+	}
+	if _, err := io.WriteString(s.out, seq); err != nil {
 		_ = s.restoreInput()
 		return nil, err
 	}
@@ -120,6 +128,57 @@ func Open(o Options) (*Screen, error) {
 // openSeq sets the terminal up; Close undoes each part, in reverse order.
 var openSeq = ansi.SetModeAltScreenSaveCursor + ansi.ResetModeTextCursorEnable +
 	ansi.SetModeBracketedPaste + ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(1)
+
+// asksSync says whether to ask the terminal if it has synchronized output
+// (DECRQM 2026): the answer comes back as input (the program reads it as a
+// tea.ModeReportMsg, which main passes to ModeReport). It is asked where
+// the program library's renderer asked it: not over SSH, where an answer
+// that arrives late could be read as keys, unless the terminal is one
+// known to answer; not of Apple's Terminal. A terminal that does not know
+// the mode answers "not recognized", or nothing, and frames go out as they
+// are.
+func asksSync(env []string) bool {
+	get := func(k string) (string, bool) {
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(env[i], k+"="); ok {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	termType, _ := get("TERM")
+	prog, _ := get("TERM_PROGRAM")
+	_, overSSH := get("SSH_TTY")
+	_, windowsTerminal := get("WT_SESSION")
+	if windowsTerminal {
+		return true
+	}
+	for _, known := range []string{"ghostty", "wezterm", "alacritty", "kitty", "rio"} {
+		if strings.Contains(termType, known) {
+			return true
+		}
+	}
+	return !overSSH && !strings.Contains(prog, "Apple")
+}
+
+// ModeReport takes the terminal's answer about a mode (DECRPM). An answer
+// that it has synchronized output, set or not, turns it on for every frame
+// after; "not recognized" or "permanently reset" leaves frames as they are.
+func (s *Screen) ModeReport(mode ansi.Mode, value ansi.ModeSetting) {
+	if mode != ansi.ModeSynchronizedOutput {
+		return
+	}
+	s.mu.Lock()
+	s.synced = value == ansi.ModeReset || value == ansi.ModeSet
+	s.mu.Unlock()
+}
+
+// Synchronized reports whether frames are written as synchronized output.
+func (s *Screen) Synchronized() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.synced
+}
 
 // newScreen is a Screen that has not touched the terminal yet and whose
 // writer is not running (tests call draw themselves).
@@ -243,7 +302,7 @@ func (s *Screen) draw() {
 	s.mu.Lock()
 	content, title := s.content, s.title
 	w, h, resized, erase := s.w, s.h, s.resized, s.erase
-	raw, profile := s.raw, s.profile
+	raw, profile, synced := s.raw, s.profile, s.synced
 	s.resized, s.erase, s.raw, s.profile = false, false, nil, nil
 	s.mu.Unlock()
 
@@ -275,7 +334,14 @@ func (s *Screen) draw() {
 		return
 	}
 	s.credit--
-	if _, err := s.out.Write(s.buf.Bytes()); err != nil && s.err == nil {
+	out := s.buf.Bytes()
+	if synced {
+		// One write still: the terminal holds the frame from its begin to
+		// its end and shows it whole, never half drawn.
+		s.framed = append(append(append(s.framed[:0], ansi.SetModeSynchronizedOutput...), out...), ansi.ResetModeSynchronizedOutput...)
+		out = s.framed
+	}
+	if _, err := s.out.Write(out); err != nil && s.err == nil {
 		s.err = err
 	}
 	s.buf.Reset()

@@ -164,7 +164,8 @@ func next(t *testing.T, w *writes) string {
 
 func TestOpenShowCloseOnATerminal(t *testing.T) {
 	w := &writes{got: make(chan string, 16)}
-	s, err := Open(Options{Out: w, Width: 20, Height: 1, Profile: colorprofile.TrueColor})
+	// Over SSH: the terminal is not asked about synchronized output.
+	s, err := Open(Options{Out: w, Width: 20, Height: 1, Profile: colorprofile.TrueColor, Env: []string{"TERM=xterm-256color", "SSH_TTY=/dev/pts/3"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,5 +290,73 @@ func TestOnlyChangedLinesAreRedrawnAndTheCellsMatchAWholeDraw(t *testing.T) {
 	}
 	if c := inc.cells.CellAt(0, 2); c.Style.Attrs != 0 {
 		t.Fatalf("line 1's open bold spilled onto line 2: %+v", c.Style)
+	}
+}
+
+func TestSynchronizedOutputIsAskedWhereTheLibraryAskedIt(t *testing.T) {
+	cases := []struct {
+		env  []string
+		want bool
+	}{
+		{[]string{"TERM=xterm-256color"}, true},
+		{[]string{"TERM=xterm-256color", "TERM_PROGRAM=tmux"}, true},
+		{[]string{"TERM=xterm-256color", "TERM_PROGRAM=Apple_Terminal"}, false},
+		{[]string{"TERM=xterm-256color", "SSH_TTY=/dev/pts/1"}, false},
+		{[]string{"TERM=xterm-kitty", "SSH_TTY=/dev/pts/1"}, true},
+		{[]string{"TERM=xterm-256color", "SSH_TTY=/dev/pts/1", "WT_SESSION=1"}, true},
+	}
+	for _, c := range cases {
+		if got := asksSync(c.env); got != c.want {
+			t.Errorf("asksSync(%q) = %v, want %v", c.env, got, c.want)
+		}
+	}
+	w := &writes{got: make(chan string, 16)}
+	s, err := Open(Options{Out: w, Width: 20, Height: 1, Profile: colorprofile.TrueColor, Env: []string{"TERM=xterm-256color"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := next(t, w); got != openSeq+ansi.RequestModeSynchronizedOutput {
+		t.Fatalf("Open wrote %q, want the set-up and the question %q", got, openSeq+ansi.RequestModeSynchronizedOutput)
+	}
+}
+
+func TestFramesAreSynchronizedOnceTheTerminalSaysItCan(t *testing.T) {
+	w := &writes{got: make(chan string, 16)}
+	s := newScreen(Options{Out: w, Width: 20, Height: 2, Profile: colorprofile.TrueColor, Env: []string{"TERM=xterm-256color"}})
+	synced := func(frame string) bool {
+		return strings.HasPrefix(frame, ansi.SetModeSynchronizedOutput) && strings.HasSuffix(frame, ansi.ResetModeSynchronizedOutput)
+	}
+	s.Show(frameOf(20, "one", "two"), "")
+	s.draw()
+	if got := next(t, w); synced(got) || strings.Contains(got, ansi.SetModeSynchronizedOutput) {
+		t.Fatalf("a frame before any answer was synchronized: %q", got)
+	}
+	// Another mode's answer, and "not recognized", change nothing.
+	s.ModeReport(ansi.ModeUnicodeCore, ansi.ModeSet)
+	s.ModeReport(ansi.ModeSynchronizedOutput, ansi.ModeNotRecognized)
+	s.Show(frameOf(20, "one", "TWO"), "")
+	s.draw()
+	if got := next(t, w); strings.Contains(got, ansi.SetModeSynchronizedOutput) {
+		t.Fatalf("synchronized on an answer that says it cannot be: %q", got)
+	}
+	// The terminal has it (off for now): every frame after is held whole,
+	// in one write.
+	s.ModeReport(ansi.ModeSynchronizedOutput, ansi.ModeReset)
+	if !s.Synchronized() {
+		t.Fatal("Synchronized() false after the terminal said it has the mode")
+	}
+	s.Show(frameOf(20, "ONE", "TWO"), "")
+	s.draw()
+	got := next(t, w)
+	if !synced(got) || !strings.Contains(ansi.Strip(got), "ONE") {
+		t.Fatalf("the frame after the answer was %q", got)
+	}
+	// Nothing changed: nothing written, not even an empty begin and end.
+	s.draw()
+	select {
+	case extra := <-w.got:
+		t.Fatalf("an unchanged frame wrote %q", extra)
+	default:
 	}
 }
