@@ -110,14 +110,7 @@ func onlyChild(t *testing.T, pid int) int {
 // bracketed paste and the keyboard protocol, and must undo each. Needs no
 // database, as above.
 func TestQuitGivesTheTerminalBack(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	ops, _ := binaries(t)
-	c := launch(t, ops, "--endpoint-url", "http://127.0.0.1:1")
-	if _, err := c.until(tabBar, time.Minute, "tab bar"); err != nil {
-		t.Fatal(err)
-	}
+	c := offline(t)
 	raw, err := unix.IoctlGetTermios(int(c.ptm.Fd()), unix.TCGETS)
 	if err != nil {
 		t.Fatal(err)
@@ -168,14 +161,7 @@ func TestQuitGivesTheTerminalBack(t *testing.T) {
 // answers, frames go out bare, and once it answers that it has the mode,
 // each frame is written between the mode's begin and end.
 func TestFramesSynchronizedWhenTheTerminalAnswers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	ops, _ := binaries(t)
-	c := launch(t, ops, "--endpoint-url", "http://127.0.0.1:1")
-	if _, err := c.until(tabBar, time.Minute, "tab bar"); err != nil {
-		t.Fatal(err)
-	}
+	c := offline(t)
 	c.mu.Lock()
 	before := string(c.raw)
 	c.mu.Unlock()
@@ -206,4 +192,19 @@ func TestFramesSynchronizedWhenTheTerminalAnswers(t *testing.T) {
 	if begin < 0 || end < begin || !strings.Contains(ansi.Strip(after[begin:end]), "closes") {
 		t.Fatalf("the help's frame was not synchronized: %q\nlog: %s", after[max(len(after)-300, 0):], c.logTail())
 	}
+}
+
+// offline launches the built console against a port where nothing
+// listens (these tests need no database) and waits for its tab bar.
+func offline(t *testing.T) *console {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	ops, _ := binaries(t)
+	c := launch(t, ops, "--endpoint-url", "http://127.0.0.1:1")
+	if _, err := c.until(tabBar, time.Minute, "tab bar"); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
