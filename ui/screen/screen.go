@@ -138,18 +138,10 @@ var openSeq = ansi.SetModeAltScreenSaveCursor + ansi.ResetModeTextCursorEnable +
 // the mode answers "not recognized", or nothing, and frames go out as they
 // are.
 func asksSync(env []string) bool {
-	get := func(k string) (string, bool) {
-		for i := len(env) - 1; i >= 0; i-- {
-			if v, ok := strings.CutPrefix(env[i], k+"="); ok {
-				return v, true
-			}
-		}
-		return "", false
-	}
-	termType, _ := get("TERM")
-	prog, _ := get("TERM_PROGRAM")
-	_, overSSH := get("SSH_TTY")
-	_, windowsTerminal := get("WT_SESSION")
+	e := uv.Environ(env)
+	termType, prog := e.Getenv("TERM"), e.Getenv("TERM_PROGRAM")
+	_, overSSH := e.LookupEnv("SSH_TTY")
+	_, windowsTerminal := e.LookupEnv("WT_SESSION")
 	if windowsTerminal {
 		return true
 	}
