@@ -37,8 +37,8 @@ type queryProtocol struct {
 // DeserializeResponse implements smithyhttp.ClientProtocol.
 func (p queryProtocol) DeserializeResponse(ctx context.Context, op *smithy.OperationSchema, reg *smithy.TypeRegistry, resp *smithyhttp.Response, out smithy.Deserializable) error {
 	q, ok := out.(*dynamodb.QueryOutput)
-	if !ok || resp.StatusCode < 200 || resp.StatusCode >= 300 || resp.Body == nil ||
-		(resp.Header.Get("Content-Encoding") != "" && resp.Header.Get("Content-Encoding") != "identity") {
+	if enc := resp.Header.Get("Content-Encoding"); !ok || resp.StatusCode < 200 || resp.StatusCode >= 300 || resp.Body == nil ||
+		(enc != "" && enc != "identity") {
 		return p.ClientProtocol.DeserializeResponse(ctx, op, reg, resp, out)
 	}
 	bp := bodyBufs.Get().(*[]byte)
@@ -130,6 +130,9 @@ func decodeQuery(body []byte, q *dynamodb.QueryOutput) bool {
 type jsonDec struct {
 	b []byte
 	i int
+	// names are the attribute names read so far, each kept once: a page
+	// of a thousand items names the same few attributes a thousand times.
+	names map[string]string
 	// hint is the size of the last item map read: a page's items have
 	// mostly the same attributes, so the next map is made that size.
 	hint int
@@ -167,7 +170,7 @@ func (d *jsonDec) object(member func(key []byte) bool) bool {
 	}
 	for {
 		d.ws()
-		key, ok := d.key()
+		key, ok := d.text() // valid until the member's own reads
 		if !ok || !d.eat(':') || !member(key) {
 			return false
 		}
@@ -199,11 +202,6 @@ func (d *jsonDec) array(elem func() bool) bool {
 			return false
 		}
 	}
-}
-
-// key reads an object's key. The bytes are valid until the next read.
-func (d *jsonDec) key() ([]byte, bool) {
-	return d.text()
 }
 
 // str reads a string value.
@@ -391,13 +389,26 @@ func (d *jsonDec) attrMap() (map[string]types.AttributeValue, bool) {
 	m := make(map[string]types.AttributeValue, d.hint)
 	d.ws()
 	ok := d.object(func(key []byte) bool {
-		name := string(key) // before the value's read reuses key's bytes
+		name := d.name(key) // before the value's read reuses key's bytes
 		v, ok := d.attr()
 		m[name] = v
 		return ok
 	})
 	d.hint = len(m)
 	return m, ok
+}
+
+// name is key as a string, the same string each time it is read.
+func (d *jsonDec) name(key []byte) string {
+	if s, ok := d.names[string(key)]; ok {
+		return s
+	}
+	if d.names == nil {
+		d.names = make(map[string]string, 16)
+	}
+	s := string(key)
+	d.names[s] = s
+	return s
 }
 
 // attr reads one AttributeValue: an object of exactly one type member.

@@ -214,3 +214,35 @@ func FuzzDecodeQuery(f *testing.F) {
 		}
 	})
 }
+
+// sessionsPage is a Query answer as DynamoDB sends it for a page of n
+// sessions read with the Sessions list's projection.
+func sessionsPage(n int) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"Count":%d,"Items":[`, n)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"sessionId":{"S":"sess_b%014d"},"status":{"S":"RUNNING"},"internalStatus":{"S":"READY"},`+
+			`"projectId":{"S":"bench-100k"},"createdAt":{"S":"2026-11-26T22:%02d:%02dZ"},"expiresAt":{"N":"17957%05d"},`+
+			`"region":{"S":"us-east-1"},"keepAlive":{"BOOL":%v},"retryCount":{"N":"%d"}}`, i, i/60%60, i%60, i, i%3 == 0, i%4)
+	}
+	b.WriteString(`],"ScannedCount":` + fmt.Sprint(n) + `,"LastEvaluatedKey":{"sessionId":{"S":"sess_b00000000000999"},"projectId":{"S":"bench-100k"},"createdAt":{"S":"2026-11-26T22:16:39Z"}}}`)
+	return []byte(b.String())
+}
+
+// BenchmarkDecodeQuery decodes one load-all page (1,000 projected
+// sessions) the way queryProtocol does. No database: the answer is built
+// here.
+func BenchmarkDecodeQuery(b *testing.B) {
+	body := sessionsPage(1000)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var q dynamodb.QueryOutput
+		if !decodeQuery(body, &q) || len(q.Items) != 1000 {
+			b.Fatal("the page was not decoded")
+		}
+	}
+}
