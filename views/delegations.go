@@ -35,12 +35,12 @@ var delegationsPresenter = presenter{
 
 func delegationColumns() []vtable.Column {
 	return []vtable.Column{
-		{Key: "link", Title: "LINK", Width: 16, Flex: 3, Priority: 10},
-		{Key: "issuer", Title: "ISSUER", Width: 12, Flex: 2, Priority: 7},
-		{Key: "audience", Title: "AUDIENCE", Width: 12, Flex: 2, Priority: 3},
+		{Key: "link", Title: "LINK", Width: 16, Fit: true, Priority: 10},
+		{Key: "issuer", Title: "ISSUER", Width: 12, Fit: true, Priority: 7},
+		{Key: "audience", Title: "AUDIENCE", Width: 12, Fit: true, Priority: 3},
 		{Key: "expires", Title: "EXPIRES", Width: 16, Priority: 9, Clocked: true},
 		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 6, Relative: Relative},
-		{Key: "cause", Title: "CAUSE", Width: 10, Flex: 1, Priority: 2},
+		{Key: "cause", Title: "CAUSE", Width: 10, Fit: true, Priority: 2},
 	}
 }
 
@@ -80,11 +80,11 @@ var subscriptionsPresenter = presenter{
 
 func subscriptionColumns() []vtable.Column {
 	return []vtable.Column{
-		{Key: "subscription", Title: "SUBSCRIPTION", Width: 16, Flex: 3, Priority: 10},
-		{Key: "provider", Title: "PROVIDER", Width: 12, Flex: 2, Priority: 9},
-		{Key: "customer", Title: "CUSTOMER", Width: 12, Flex: 2, Priority: 4},
+		{Key: "subscription", Title: "SUBSCRIPTION", Width: 16, Fit: true, Priority: 10},
+		{Key: "provider", Title: "PROVIDER", Width: 12, Fit: true, Priority: 9},
+		{Key: "customer", Title: "CUSTOMER", Width: 12, Fit: true, Priority: 4},
 		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 7, Relative: Relative},
-		{Key: "cause", Title: "CAUSE", Width: 10, Flex: 1, Priority: 3},
+		{Key: "cause", Title: "CAUSE", Width: 10, Fit: true, Priority: 3},
 	}
 }
 
@@ -105,11 +105,11 @@ var consumersPresenter = presenter{
 
 func consumerColumns() []vtable.Column {
 	return []vtable.Column{
-		{Key: "consumer", Title: "CONSUMER", Width: 16, Flex: 2, Priority: 5},
-		{Key: "provider", Title: "PROVIDER", Width: 12, Flex: 2, Priority: 9},
-		{Key: "subscription", Title: "SUBSCRIPTION", Width: 14, Flex: 3, Priority: 10},
+		{Key: "consumer", Title: "CONSUMER", Width: 16, Fit: true, Priority: 5},
+		{Key: "provider", Title: "PROVIDER", Width: 12, Fit: true, Priority: 9},
+		{Key: "subscription", Title: "SUBSCRIPTION", Width: 14, Fit: true, Priority: 10},
 		{Key: "inserted", Title: "INSERTED", Width: 9, Priority: 7, Relative: Relative},
-		{Key: "cause", Title: "CAUSE", Width: 10, Flex: 1, Priority: 3},
+		{Key: "cause", Title: "CAUSE", Width: 10, Fit: true, Priority: 3},
 	}
 }
 

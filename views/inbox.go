@@ -31,8 +31,8 @@ var eventsPresenter = presenter{
 
 func eventColumns() []vtable.Column {
 	return []vtable.Column{
-		{Key: "event", Title: "EVENT", Width: 12, Flex: 3, Priority: 10},
-		{Key: "type", Title: "TYPE", Width: 12, Flex: 2, Priority: 9},
+		{Key: "event", Title: "EVENT", Width: 12, Fit: true, Priority: 10},
+		{Key: "type", Title: "TYPE", Width: 12, Fit: true, Priority: 9},
 		{Key: "status", Title: "STATUS", Width: 9, Priority: 9},
 		{Key: "age", Title: "AGE", Width: 9, Priority: 8, Relative: Relative},
 		{Key: "retries", Title: "RETRY", Width: 5, Align: vtable.Right, Priority: 7, Whole: true},

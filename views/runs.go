@@ -27,9 +27,9 @@ var runsPresenter = presenter{
 
 func runColumns() []vtable.Column {
 	return []vtable.Column{
-		{Key: "run", Title: "RUN", Width: 10, Flex: 2, Priority: 10},
+		{Key: "run", Title: "RUN", Width: 10, Fit: true, Priority: 10},
 		{Key: "status", Title: "STATUS", Width: 10, Priority: 9},
-		{Key: "user", Title: "USER", Width: 8, Flex: 1, Priority: 3},
+		{Key: "user", Title: "USER", Width: 8, Fit: true, Priority: 3},
 		{Key: "env", Title: "ENV", Width: 4, Priority: 5},
 		{Key: "created", Title: "CREATED", Width: 9, Priority: 8, Relative: Relative},
 		{Key: "updated", Title: "UPDATED", Width: 9, Priority: 7, Relative: Relative},
@@ -37,7 +37,7 @@ func runColumns() []vtable.Column {
 		{Key: "edges", Title: "EDGES", Width: 5, Align: vtable.Right, Priority: 4, Whole: true},
 		{Key: "exposed", Title: "EXPOSED", Width: 7, Align: vtable.Right, Priority: 6, Whole: true},
 		{Key: "stores", Title: "STORES", Width: 6, Align: vtable.Right, Priority: 4, Whole: true},
-		{Key: "failure", Title: "FAILURE", Width: 10, Flex: 2, Priority: 2},
+		{Key: "failure", Title: "FAILURE", Width: 10, Fit: true, Priority: 2},
 	}
 }
 

@@ -30,15 +30,15 @@ var sandboxesPresenter = presenter{
 
 func sandboxColumns() []vtable.Column {
 	return []vtable.Column{
-		{Key: "sandbox", Title: "SANDBOX", Width: 12, Flex: 3, Priority: 10},
-		{Key: "name", Title: "NAME", Width: 10, Flex: 2, Priority: 5},
+		{Key: "sandbox", Title: "SANDBOX", Width: 12, Fit: true, Priority: 10},
+		{Key: "name", Title: "NAME", Width: 10, Fit: true, Priority: 5},
 		{Key: "status", Title: "STATUS", Width: 19, Priority: 9},
-		{Key: "track", Title: "TRACK", Width: 10, Flex: 1, Priority: 7},
+		{Key: "track", Title: "TRACK", Width: 10, Fit: true, Priority: 7},
 		{Key: "allocated", Title: "ALLOCATED", Width: 9, Priority: 6, Relative: Relative},
 		{Key: "deadline", Title: "DEADLINE", Width: 9, Priority: 8, Relative: Relative},
 		{Key: "hours", Title: "LAB H", Width: 5, Align: vtable.Right, Priority: 3, Whole: true},
 		{Key: "delretries", Title: "DEL RETRY", Width: 9, Align: vtable.Right, Priority: 2, Whole: true},
-		{Key: "external", Title: "EXTERNAL", Width: 10, Flex: 1, Priority: 1},
+		{Key: "external", Title: "EXTERNAL", Width: 10, Fit: true, Priority: 1},
 	}
 }
 

@@ -20,10 +20,10 @@ var projectsPresenter = presenter{
 
 func projectColumns() []vtable.Column {
 	return []vtable.Column{
-		{Key: "project", Title: "PROJECT", Width: 14, Flex: 2, Priority: 10},
-		{Key: "name", Title: "NAME", Width: 10, Flex: 2, Priority: 7},
+		{Key: "project", Title: "PROJECT", Width: 14, Fit: true, Priority: 10},
+		{Key: "name", Title: "NAME", Width: 10, Fit: true, Priority: 7},
 		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
-		{Key: "owner", Title: "OWNER", Width: 10, Flex: 1, Priority: 5},
+		{Key: "owner", Title: "OWNER", Width: 10, Fit: true, Priority: 5},
 		{Key: "concurrency", Title: "QUOTA", Width: 5, Align: vtable.Right, Priority: 8, Whole: true},
 		{Key: "timeout", Title: "TIMEOUT", Width: 7, Align: vtable.Right, Priority: 3, Whole: true},
 		{Key: "tier", Title: "TIER", Width: 8, Priority: 4},

@@ -22,10 +22,10 @@ func sessionColumns() []vtable.Column {
 	return []vtable.Column{
 		// Width 19 is a whole session id (sess_ + 14): the id is what on-call
 		// copies and searches for, so the minimum never cuts one.
-		{Key: "session", Title: "SESSION", Width: 19, Flex: 3, Priority: 10},
+		{Key: "session", Title: "SESSION", Width: 19, Fit: true, Priority: 10},
 		{Key: "status", Title: "STATUS", Width: 9, Priority: 9},
 		{Key: "internal", Title: "INTERNAL", Width: 12, Priority: 4},
-		{Key: "project", Title: "PROJECT", Width: 10, Flex: 2, Priority: 6},
+		{Key: "project", Title: "PROJECT", Width: 10, Fit: true, Priority: 6},
 		{Key: "created", Title: "CREATED", Width: 9, Priority: 7, Relative: Relative},
 		{Key: "expires", Title: "EXPIRES", Width: 9, Priority: 8, Relative: Relative},
 		{Key: "region", Title: "REGION", Width: 9, Priority: 2},
@@ -84,8 +84,8 @@ var apiKeysPresenter = presenter{
 
 func apiKeyColumns() []vtable.Column {
 	return []vtable.Column{
-		{Key: "key", Title: "KEY", Width: 14, Flex: 2, Priority: 10},
-		{Key: "name", Title: "NAME", Width: 10, Flex: 2, Priority: 6},
+		{Key: "key", Title: "KEY", Width: 14, Fit: true, Priority: 10},
+		{Key: "name", Title: "NAME", Width: 10, Fit: true, Priority: 6},
 		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
 		{Key: "projects", Title: "PROJECTS", Width: 8, Align: vtable.Right, Priority: 4, Whole: true},
 		{Key: "created", Title: "CREATED", Width: 9, Priority: 7, Relative: Relative},
@@ -114,10 +114,10 @@ var contextsPresenter = presenter{
 
 func contextColumns() []vtable.Column {
 	return []vtable.Column{
-		{Key: "context", Title: "CONTEXT", Width: 14, Flex: 2, Priority: 10},
+		{Key: "context", Title: "CONTEXT", Width: 14, Fit: true, Priority: 10},
 		{Key: "status", Title: "STATUS", Width: 8, Priority: 9},
-		{Key: "project", Title: "PROJECT", Width: 10, Flex: 1, Priority: 6},
-		{Key: "storage", Title: "STORAGE KEY", Width: 12, Flex: 3, Priority: 4},
+		{Key: "project", Title: "PROJECT", Width: 10, Fit: true, Priority: 6},
+		{Key: "storage", Title: "STORAGE KEY", Width: 12, Fit: true, Priority: 4},
 		{Key: "updated", Title: "UPDATED", Width: 9, Priority: 7, Relative: Relative},
 	}
 }

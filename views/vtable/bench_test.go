@@ -13,9 +13,9 @@ import (
 
 func benchColumns() []Column {
 	return []Column{
-		{Key: "id", Title: "SESSION", Width: 20, Flex: 2, Priority: 9},
+		{Key: "id", Title: "SESSION", Width: 20, Fit: true, Priority: 9},
 		{Key: "status", Title: "STATUS", Width: 10, Priority: 8},
-		{Key: "project", Title: "PROJECT", Width: 12, Flex: 1, Priority: 5},
+		{Key: "project", Title: "PROJECT", Width: 12, Fit: true, Priority: 5},
 		{Key: "region", Title: "REGION", Width: 10, Priority: 1},
 		{Key: "age", Title: "AGE", Width: 6, Align: Right, Priority: 7},
 		{Key: "count", Title: "PAGES", Width: 6, Align: Right, Priority: 2},

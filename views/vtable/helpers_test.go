@@ -41,7 +41,7 @@ func keys(t *testing.T, m Model, ks ...string) Model {
 
 func cols3() []Column {
 	return []Column{
-		{Key: "id", Title: "ID", Width: 8, Flex: 1, Priority: 9},
+		{Key: "id", Title: "ID", Width: 8, Fit: true, Priority: 9},
 		{Key: "status", Title: "STATUS", Width: 9, Priority: 5},
 		{Key: "n", Title: "N", Width: 5, Align: Right, Priority: 1},
 	}

@@ -3,19 +3,21 @@ package vtable
 // gutterWidth is the mark cell plus the tag cell at the left of every row.
 const gutterWidth = 2
 
-// layout is which columns are shown and how wide, for the current width.
-// It is recomputed on SetSize/SetColumns only.
+// layout is which columns are shown and their least widths, for the
+// current width. It is recomputed on SetSize/SetColumns only.
 type layout struct {
 	vis    []int // indices into cols, left to right
-	widths []int // parallel to vis
+	widths []int // parallel to vis: the floors frameOf widens from
 }
 
 func minWidth(c Column) int { return max(c.Width, 1) }
 
-// relayout fits the columns to the width: Hidden columns are never shown;
-// of the others, hide the least important
-// (lowest Priority, rightmost among equals; never the first shown) until the
-// minimum widths fit, then share the remaining space among Flex columns.
+// relayout picks the columns shown at this width: Hidden columns never;
+// of the others, the least important (lowest Priority, rightmost among
+// equals; never the first shown) are hidden until the minimum widths fit.
+// How wide each shown column is drawn follows the rows on screen (fit.go);
+// widths here are the floors, squeezed only when the first column alone
+// does not fit.
 func (m *Model) relayout() {
 	avail := m.width - gutterWidth
 	vis := make([]int, 0, len(m.cols))
@@ -27,7 +29,7 @@ func (m *Model) relayout() {
 	need := func() int {
 		n := 0
 		for _, i := range vis {
-			n += 1 + m.colMin(i) // separator + cell
+			n += 1 + minWidth(m.cols[i]) // separator + cell
 		}
 		return n
 	}
@@ -41,27 +43,12 @@ func (m *Model) relayout() {
 		vis = append(vis[:drop], vis[drop+1:]...)
 	}
 	widths := make([]int, len(vis))
-	totalFlex := 0
 	for k, i := range vis {
-		widths[k] = m.colMin(i)
-		totalFlex += max(m.cols[i].Flex, 0)
+		widths[k] = minWidth(m.cols[i])
 	}
-	extra := avail - need()
-	switch {
-	case extra < 0 && len(vis) > 0:
+	if extra := avail - need(); extra < 0 && len(vis) > 0 {
 		// Only the first column is left and even it does not fit: squeeze.
 		widths[0] = max(widths[0]+extra, 0)
-	case extra > 0 && totalFlex > 0:
-		given, last := 0, -1
-		for k, i := range vis {
-			if f := m.cols[i].Flex; f > 0 {
-				add := extra * f / totalFlex
-				widths[k] += add
-				given += add
-				last = k
-			}
-		}
-		widths[last] += extra - given
 	}
 	m.layout = layout{vis: vis, widths: widths}
 }

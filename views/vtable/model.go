@@ -54,12 +54,8 @@ type Model struct {
 	labelsAt time.Time
 
 	layout layout
-	// wide is the widest cell of each Whole column; hasWhole: there is one
-	// (whole.go).
-	wide     []int
-	hasWhole bool
-	empty    string
-	paints   *paints // theme styles reduced to escape sequences (paint.go)
+	empty  string
+	paints *paints // theme styles reduced to escape sequences (paint.go)
 }
 
 // New returns an empty table.
@@ -106,8 +102,6 @@ func (m Model) Size() (w, h int) { return m.width, m.height }
 // still valid.
 func (m *Model) SetColumns(cols []Column) {
 	m.cols = slices.Clone(cols)
-	m.resetWide()
-	m.measure(m.all...)
 	if m.sortCol >= len(m.cols) || (m.sortCol >= 0 && m.cols[m.sortCol].Hidden) {
 		// A sort on a column the operator cannot see would be invisible.
 		m.sortCol = -1
@@ -174,8 +168,6 @@ func (m *Model) SetRows(rows []Row) {
 			delete(m.marks, id)
 		}
 	}
-	m.resetWide()
-	m.measure(m.all...)
 	m.computeKeys(m.all)
 	m.rebuild("")
 	if !m.Select(keep) {
@@ -198,7 +190,6 @@ func (m *Model) Append(rows []Row) {
 		if e, ok := m.byID[r.ID]; ok {
 			if e.seq >= firstSeq { // twice in this page: not in the view yet
 				e.Row, e.hasHay = r, false
-				m.measure(e)
 			} else {
 				m.Upsert(r)
 			}
@@ -210,7 +201,6 @@ func (m *Model) Append(rows []Row) {
 		m.byID[r.ID] = e
 		fresh = append(fresh, e)
 	}
-	m.measure(fresh...)
 	m.computeKeys(fresh)
 	add := fresh[:0]
 	for _, e := range fresh {
@@ -246,7 +236,6 @@ func (m *Model) Upsert(r Row) {
 		m.all = append(m.all, e)
 		m.byID[r.ID] = e
 	}
-	m.measure(e)
 	m.computeKeys([]*entry{e})
 	if m.matches(e) {
 		m.insertIntoView(e)
@@ -399,5 +388,4 @@ func (m *Model) Refresh(r Row) {
 		}
 	}
 	e.Row, e.hasHay = r, false
-	m.measure(e)
 }

@@ -27,7 +27,9 @@ type Column struct {
 	Key   string // stable name, e.g. "status"; used by SortByKey
 	Title string
 	Width int // minimum width in cells
-	Flex  int // share of the width left after minimums; 0 = fixed at Width
+	// Fit: the column is as wide as its values on screen, an outlier
+	// excepted (fit.go); otherwise it is fixed at Width.
+	Fit   bool
 	Align Align
 	// Priority decides which columns survive a narrow terminal: when the
 	// minimum widths do not fit, the lowest Priority is hidden first, and
@@ -51,8 +53,8 @@ type Column struct {
 	// width is better spent on the ids.
 	Hidden bool
 	// Whole: a cell is never cut (numbers: a cut number reads as another
-	// number). The column widens to its widest cell; one that still does
-	// not fit shows as ### (whole.go).
+	// number). The column widens to its widest cell on screen, up to
+	// numberMax; one that still does not fit shows as ### (whole.go).
 	Whole bool
 }
 

@@ -19,23 +19,24 @@ func (m Model) View() string {
 	}
 	var b strings.Builder
 	b.Grow(m.height * (m.width + 32))
-	b.WriteString(m.headerLine())
+	now := m.clock()
+	f := m.frameOf(now)
+	b.WriteString(m.headerLine(&f))
 	body := m.bodyHeight()
 	if len(m.view) == 0 && body > 0 {
 		b.WriteByte('\n')
 		b.WriteString(m.emptyLine())
 		body--
 	}
-	now := m.clock()
 	if m.paints == nil {
 		m.repaint() // zero-value Model: m is a copy, so this is local
 	}
-	tooNarrow := m.lineWidth() > m.width
+	tooNarrow := f.lineWidth() > m.width
 	for i := 0; i < body; i++ {
 		b.WriteByte('\n')
 		idx := m.offset + i
 		if idx < len(m.view) {
-			line := m.rowLine(m.view[idx], idx == m.cursor, now)
+			line := m.rowLine(m.view[idx], idx == m.cursor, now, &f, i)
 			if tooNarrow {
 				// Narrower than the gutter and one column: cut, keeping
 				// the escape sequences balanced.
@@ -67,12 +68,12 @@ func (m Model) emptyLine() string {
 	return m.paint().muted.Apply(inert.Pad("  "+msg, m.width))
 }
 
-func (m Model) headerLine() string {
+func (m Model) headerLine(f *frame) string {
 	var b strings.Builder
 	b.WriteString(strings.Repeat(" ", min(gutterWidth, m.width)))
 	for k, i := range m.layout.vis {
 		c := m.cols[i]
-		w := m.layout.widths[k]
+		w := f.widths[k]
 		title := c.Title
 		if i == m.sortCol && w > 1 {
 			// Cut the title, never the arrow: the sort must stay visible.
@@ -113,11 +114,11 @@ func fit(s string, w int) string {
 	return inert.Line(s, w)
 }
 
-// rowLine renders one row. The selected row is one reversed/coloured block
+// rowLine renders one row, row r of the window laid out in f. The selected row is one reversed/coloured block
 // (per-cell colours would break its background); other rows keep their
 // cells' colours. Styles are applied as precomputed escape sequences
 // (paint.go), not through lipgloss per cell.
-func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
+func (m Model) rowLine(e *entry, selected bool, now time.Time, f *frame, r int) string {
 	p := m.paints
 	_, marked := m.marks[e.ID]
 	hl, hasHL := m.highlights[e.ID]
@@ -137,9 +138,9 @@ func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
 		b.WriteString(gutter)
 		for k, i := range m.layout.vis {
 			b.WriteByte(' ')
-			b.WriteString(m.fitCell(m.cellText(e, i, now), i, m.layout.widths[k]))
+			b.WriteString(m.fitCell(f.text(r, k), i, f.widths[k]))
 		}
-		writePad(&b, m.width-m.lineWidth())
+		writePad(&b, m.width-f.lineWidth())
 		b.WriteString(p.selected.Suf)
 		return b.String()
 	}
@@ -164,7 +165,7 @@ func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
 	b.WriteString(gutter)
 	for k, i := range m.layout.vis {
 		b.WriteByte(' ')
-		text := m.fitCell(m.cellText(e, i, now), i, m.layout.widths[k])
+		text := m.fitCell(f.text(r, k), i, f.widths[k])
 		var cp paint
 		special := false
 		if i < len(e.Cells) && e.Cells[i].Style != nil && !marked && !e.Dim {
@@ -186,18 +187,9 @@ func (m Model) rowLine(e *entry, selected bool, now time.Time) string {
 		b.WriteString(cp.Apply(text))
 		b.WriteString(base.Pre)
 	}
-	writePad(&b, m.width-m.lineWidth())
+	writePad(&b, m.width-f.lineWidth())
 	b.WriteString(base.Suf)
 	return b.String()
-}
-
-// lineWidth is the width of gutter plus columns, before right padding.
-func (m Model) lineWidth() int {
-	w := gutterWidth
-	for _, cw := range m.layout.widths {
-		w += 1 + cw
-	}
-	return w
 }
 
 func writePad(b *strings.Builder, n int) {

@@ -351,16 +351,21 @@ func TestNarrowHidesLowPriorityColumns(t *testing.T) {
 	checkFrame(t, m.View(), 20, 5)
 }
 
-func TestFlexSharesExtraWidth(t *testing.T) {
+// TestSpareWidthStaysBlank: columns are as wide as their values (at
+// least their Width); what is left of a wide terminal stays blank at the
+// right instead of spreading the columns away from each other.
+func TestSpareWidthStaysBlank(t *testing.T) {
 	cols := []Column{
-		{Title: "A", Width: 10, Flex: 1},
-		{Title: "B", Width: 10, Flex: 3},
+		{Title: "A", Width: 10, Fit: true},
+		{Title: "B", Width: 10, Fit: true},
 		{Title: "C", Width: 5},
 	}
 	m := New(cols, themes.Dark())
 	m.SetSize(2+11+11+6+40, 3) // 40 extra cells
-	if got := m.layout.widths; !slices.Equal(got, []int{20, 40, 5}) {
-		t.Fatalf("widths %v", got)
+	m.SetRows([]Row{{ID: "1", Cells: []Cell{{Text: "short"}, {Text: strings.Repeat("b", 14)}, {Text: "c"}}}})
+	f := m.frameOf(m.clock())
+	if !slices.Equal(f.widths, []int{10, 14, 5}) {
+		t.Fatalf("widths %v, want [10 14 5]", f.widths)
 	}
 }
 
@@ -373,7 +378,7 @@ func TestHostileCellsStayInert(t *testing.T) {
 	for i, s := range hostile {
 		rows = append(rows, Row{ID: s, Tag: s, Cells: []Cell{{Text: s}, {Text: s}, {Text: strings.Repeat(s, i+1)}}})
 	}
-	cols := []Column{{Title: "\x1b[31mID", Width: 10, Flex: 1}, {Title: "S", Width: 12}, {Title: "N", Width: 12}}
+	cols := []Column{{Title: "\x1b[31mID", Width: 10, Fit: true}, {Title: "S", Width: 12}, {Title: "N", Width: 12}}
 	for _, th := range []themes.Theme{themes.Dark(), themes.Plain()} {
 		m := New(cols, th)
 		m.SetSize(100, 15)
