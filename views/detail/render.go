@@ -3,7 +3,6 @@ package detail
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -14,12 +13,11 @@ import (
 )
 
 const (
-	// maxValueLines caps one wrapped value; the rest is counted, not drawn
-	// (a 390 KB string would otherwise be thousands of lines of noise — the
-	// JSON copy has it all).
-	maxValueLines = 200
-	// maxLines caps the whole tree.
-	maxLines  = 20000
+	// maxLines caps the whole tree. A value is wrapped whole, so it can be
+	// read to its end (a 400 KB item is about 3,300 lines at 160 columns
+	// and 24,000 at 20); only an item of tens of thousands of attributes
+	// and elements is cut, and says so.
+	maxLines  = 60000
 	typeWidth = 4 // "BOOL", "NULL"
 )
 
@@ -116,7 +114,7 @@ func layoutLines(nodes []node, width int) []dline {
 				st, mark = stMuted, "· "
 			}
 			pre := strings.Repeat(" ", indent) + mark
-			for _, l := range wrapValue(n.value, width-inert.Width(pre), maxValueLines) {
+			for _, l := range wrapValue(n.value, width-inert.Width(pre)) {
 				emit(seg{inert.Pad(pre+l, width), st})
 				pre = strings.Repeat(" ", inert.Width(pre))
 			}
@@ -139,12 +137,12 @@ func layoutLines(nodes []node, width int) []dline {
 				emit(seg{inert.Pad(name+" "+typ, width), nameSt})
 			}
 			pre := strings.Repeat(" ", min(indent+2, width/2))
-			for _, l := range wrapValue(n.value, width-len(pre), maxValueLines) {
+			for _, l := range wrapValue(n.value, width-len(pre)) {
 				emit(seg{pre, stPlain}, seg{inert.Pad(l, width-len(pre)), valSt})
 			}
 			continue
 		}
-		lines := wrapValue(n.value, valueW, maxValueLines)
+		lines := wrapValue(n.value, valueW)
 		emit(seg{name, nameSt}, seg{" ", stPlain}, seg{typ, stType}, seg{" ", stPlain}, seg{inert.Pad(lines[0], valueW), valSt})
 		cont := strings.Repeat(" ", valueCol)
 		for _, l := range lines[1:] {
@@ -166,11 +164,11 @@ func nameColumn(nodes []node, width int) int {
 	return max(min(w, width/3), 1)
 }
 
-// wrapValue sanitises and hard-wraps a value to width, at most limit lines;
-// when cut, the last line says how many more there are. Only the part that
-// can be shown is wrapped, so a 390 KB value costs as much as its first few
-// hundred lines.
-func wrapValue(raw string, width, limit int) []string {
+// wrapValue sanitises and hard-wraps a value to width, whole: every part
+// of a value can be read by scrolling to it. A printable ASCII value (ids,
+// ARNs, tokens, base64: nearly all of them) is cut every width bytes
+// without copying; others are wrapped by display cells.
+func wrapValue(raw string, width int) []string {
 	if width < 1 {
 		width = 1
 	}
@@ -178,23 +176,24 @@ func wrapValue(raw string, width, limit int) []string {
 	if s == "" {
 		return []string{""}
 	}
-	// Each cell needs at least one byte, so limit*width*4 bytes cover the
-	// shown lines even for 4-byte characters.
-	head := s
-	if max := limit * width * 4; len(head) > max {
-		// Cut on a rune boundary: half a character would reach the
-		// terminal as a raw invalid byte.
-		for max > 0 && !utf8.RuneStart(head[max]) {
-			max--
+	if printableASCII(s) {
+		lines := make([]string, 0, (len(s)+width-1)/width)
+		for len(s) > width {
+			lines = append(lines, s[:width])
+			s = s[width:]
 		}
-		head = head[:max]
+		return append(lines, s)
 	}
-	lines := strings.Split(ansi.Hardwrap(head, width, true), "\n")
-	if len(lines) <= limit && len(head) == len(s) {
-		return lines
+	return strings.Split(ansi.Hardwrap(s, width, true), "\n")
+}
+
+// printableASCII reports whether every byte of s is in 0x20..0x7e: a byte
+// is a cell.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
 	}
-	total := (inert.Width(s) + width - 1) / width
-	shown := lines[:min(len(lines), limit-1)]
-	more := total - len(shown)
-	return append(shown, "… "+strconv.Itoa(more)+" more lines (c copies the whole item)")
+	return true
 }

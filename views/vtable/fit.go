@@ -13,7 +13,7 @@ import (
 //
 //   - a Fit column is as wide as its widest cell on screen, unless that
 //     cell is an outlier: more than half again as wide as three in four of
-//     the column's cells on screen. Outliers are cut with "…" (the detail
+//     the column's cells on screen (and as its Width). Outliers are cut with "…" (the detail
 //     view shows them whole), so one hostile 90-character id does not
 //     widen the column of nineteen-character ones;
 //   - a Whole column (numbers) is as wide as its widest number on screen
@@ -135,8 +135,9 @@ func widestUpTo(ws []int, limit int) int {
 }
 
 // withoutOutliers is the width of the widest cell that is not an outlier:
-// no wider than half again the upper quartile of the non-empty cells (and
-// never held below floor). ws is reordered.
+// no wider than half again the upper quartile of the non-empty cells, or
+// of floor when that is wider (a 13-character name under a 10-cell
+// floor is no outlier). ws is reordered.
 func withoutOutliers(ws []int, floor int) int {
 	ne := ws[:0]
 	for _, w := range ws {
@@ -148,8 +149,8 @@ func withoutOutliers(ws []int, floor int) int {
 		return 0
 	}
 	slices.Sort(ne)
-	q := ne[3*(len(ne)-1)/4]
-	limit := max(floor, q+q/2)
+	q := max(ne[3*(len(ne)-1)/4], floor)
+	limit := q + q/2
 	best := 0
 	for _, w := range ne {
 		if w <= limit {

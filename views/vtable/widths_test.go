@@ -228,7 +228,7 @@ func checkCells(t *testing.T, m Model, round int) {
 			}
 		}
 		if c.Fit && f.widths[k] > max(m.layout.widths[k], m.titleWidth(i)) {
-			if lim := outlierLimit(widths); f.widths[k] > lim {
+			if lim := outlierLimit(widths, m.layout.widths[k]); f.widths[k] > lim {
 				t.Fatalf("round %d: %s is %d wide, beyond the outlier limit %d of %v", round, c.Title, f.widths[k], lim, widths)
 			}
 		}
@@ -236,8 +236,8 @@ func checkCells(t *testing.T, m Model, round int) {
 }
 
 // outlierLimit restates the rule: half again the upper quartile of the
-// non-empty widths.
-func outlierLimit(ws []int) int {
+// non-empty widths, or of the floor.
+func outlierLimit(ws []int, floor int) int {
 	var ne []int
 	for _, w := range ws {
 		if w > 0 {
@@ -252,6 +252,6 @@ func outlierLimit(ws []int) int {
 			ne[j], ne[j-1] = ne[j-1], ne[j]
 		}
 	}
-	q := ne[3*(len(ne)-1)/4]
+	q := max(ne[3*(len(ne)-1)/4], floor)
 	return q + q/2
 }

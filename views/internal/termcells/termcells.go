@@ -30,7 +30,11 @@ func Draw(frame string, w, h int) *Screen { return New(w, h).Draw(frame, w, h) }
 type Terminal struct{ emu *vt.Emulator }
 
 // New returns a w×h terminal.
-func New(w, h int) *Terminal { return &Terminal{emu: vt.NewEmulator(w, h)} }
+func New(w, h int) *Terminal {
+	emu := vt.NewEmulator(w, h)
+	emu.SetScrollbackSize(0) // a test reads the screen only
+	return &Terminal{emu: emu}
+}
 
 // Draw clears the terminal (resized to w×h), writes frame from the top
 // left and returns what it shows.
@@ -38,9 +42,10 @@ func (t *Terminal) Draw(frame string, w, h int) *Screen {
 	if t.emu.Width() != w || t.emu.Height() != h {
 		t.emu.Resize(w, h)
 	}
-	// Plain attributes, cursor home, screen cleared; a line feed alone
+	// Plain attributes, cursor home, screen erased (ED 0: 2J would copy
+	// the screen into the scrollback); a line feed alone
 	// does not return the carriage on a terminal.
-	_, _ = t.emu.Write([]byte("\x1b[0m\x1b[H\x1b[2J" + strings.ReplaceAll(frame, "\n", "\r\n")))
+	_, _ = t.emu.Write([]byte("\x1b[0m\x1b[H\x1b[J" + strings.ReplaceAll(frame, "\n", "\r\n")))
 	s := &Screen{emu: t.emu, w: w, h: h, cells: make([][]string, h)}
 	for y := range s.cells {
 		s.cells[y] = s.read(y)
