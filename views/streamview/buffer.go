@@ -3,6 +3,7 @@ package streamview
 import (
 	"sort"
 	"strings"
+	"time"
 
 	"opsdeck/data"
 	"opsdeck/data/stream"
@@ -10,9 +11,10 @@ import (
 
 // entry is one record plus what the list caches about it.
 type entry struct {
-	rec  stream.Record
-	seq  uint64          // arrival number, increasing without gaps
-	cols [numCols]string // sanitised cell text
+	rec     stream.Record
+	arrived time.Time       // when the pane was handed the record
+	seq     uint64          // arrival number, increasing without gaps
+	cols    [numCols]string // sanitised cell text
 	// widths are the display widths of cols, measured once: padding a cell
 	// that fits is then a plain append, with no grapheme scan per frame.
 	widths [numCols]int

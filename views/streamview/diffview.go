@@ -71,19 +71,20 @@ type diffLine struct {
 }
 
 func (m *Model) openDiff() {
-	rec, ok := m.Selected()
+	e, ok := m.selectedEntry()
 	if !ok {
 		return
 	}
-	m.diff = newDiffView(rec, m.loc, m.mask)
+	m.diff = newDiffView(e.rec, e.arrived, m.loc, m.mask)
 	m.diff.resize(m.width, m.height)
 	m.mode = modeDiff
 }
 
-func newDiffView(r stream.Record, loc *time.Location, mask MaskFunc) *diffView {
+func newDiffView(r stream.Record, arrived time.Time, loc *time.Location, mask MaskFunc) *diffView {
 	d := &diffView{rec: r, mask: mask}
 	d.title = strings.Join([]string{
-		tableLabel(r), eventLabel(r), maskedKeyText(r, mask), timeText(r.ApproxTime, loc),
+		tableLabel(r), eventLabel(r), maskedKeyText(r, mask),
+		"arrived " + timeText(arrived, loc), createdText(r.ApproxTime, loc),
 	}, " · ")
 	d.build()
 	return d

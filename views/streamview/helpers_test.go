@@ -68,8 +68,18 @@ func testSummary(t data.TableID) []string {
 	}[t]
 }
 
+// tick is a clock that moves on one second each time it is read: every
+// Append is a later arrival.
+func tick(start time.Time) func() time.Time {
+	n := 0
+	return func() time.Time {
+		n++
+		return start.Add(time.Duration(n) * time.Second)
+	}
+}
+
 func newModel(buffer int) *Model {
-	m := New(Options{Theme: themes.Theme{}, Keys: keymap.Default(), Buffer: buffer, Location: time.UTC, Summary: testSummary})
+	m := New(Options{Theme: themes.Theme{}, Keys: keymap.Default(), Buffer: buffer, Location: time.UTC, Summary: testSummary, Now: tick(t0.Add(90 * time.Second))})
 	m.SetSize(120, 40)
 	return m
 }

@@ -72,7 +72,7 @@ func TestHostileStringsAreInert(t *testing.T) {
 	typeText(m, "\x1b[2J")
 	assertInert(t, "filter prompt", m.View())
 	for _, r := range recs {
-		cells := rowCells(r, m.loc, nil, nil)
+		cells := rowCells(r, t0, m.loc, nil, nil)
 		assertInert(t, "cached cells", strings.Join(cells[:], " "))
 	}
 }

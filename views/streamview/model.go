@@ -53,6 +53,9 @@ type Options struct {
 	// Summary names each table's identifying attributes for the summary
 	// column (pass views.Summary); nil: the first attributes by name.
 	Summary SummaryFunc
+	// Now is the clock that stamps a record's arrival, which the ARRIVED
+	// column shows (time.Now when nil; tests fix it).
+	Now func() time.Time
 }
 
 type mode int
@@ -71,6 +74,7 @@ type Model struct {
 	loc     *time.Location
 	mask    MaskFunc
 	summary SummaryFunc
+	now     func() time.Time
 
 	buf *buffer
 	vis view
@@ -113,6 +117,10 @@ func New(o Options) *Model {
 	if loc == nil {
 		loc = time.Local
 	}
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
 	keys := o.Keys
 	if len(keys.Up.Keys()) == 0 {
 		// A zero keymap would leave the pane deaf; fall back to the defaults.
@@ -124,6 +132,7 @@ func New(o Options) *Model {
 		loc:     loc,
 		mask:    o.Mask,
 		summary: o.Summary,
+		now:     now,
 		buf:     newBuffer(n, nb),
 		follow:  true,
 	}
@@ -137,11 +146,18 @@ func (m *Model) summaryOf(t data.TableID) []string {
 	return m.summary(t)
 }
 
-// Append adds records in arrival order. While paused they are kept (and
-// counted as new) but not shown; when the buffer is full the oldest go.
+// Append adds records in arrival order, stamped with the clock: the list
+// is in the order records arrived, newest at the bottom, and its ARRIVED
+// column says when. (A record's own time, ApproximateCreationDateTime, is
+// rounded to the minute by DynamoDB Streams, and records of different
+// tables arrive through different shards: shown in the list it would read
+// as exact and out of order. The comparison gives it, as a minute.) While
+// paused records are kept (and counted as new) but not shown; when the
+// buffer is full the oldest go.
 func (m *Model) Append(recs []stream.Record) {
+	arrived := m.now()
 	for i := range recs {
-		e := entry{rec: recs[i], cols: rowCells(recs[i], m.loc, m.mask, m.summaryOf(recs[i].Table))}
+		e := entry{rec: recs[i], arrived: arrived, cols: rowCells(recs[i], arrived, m.loc, m.mask, m.summaryOf(recs[i].Table))}
 		e.hay = haystack(e.cols)
 		for c, s := range e.cols {
 			e.widths[c] = inert.Width(s)
@@ -256,14 +272,18 @@ func (m *Model) InDiff() bool { return m.mode == modeDiff }
 
 // Selected returns the record under the cursor.
 func (m *Model) Selected() (stream.Record, bool) {
-	if m.shown() == 0 {
-		return stream.Record{}, false
-	}
-	e, ok := m.buf.get(m.vis.at(m.cursorIndex()))
+	e, ok := m.selectedEntry()
 	if !ok {
 		return stream.Record{}, false
 	}
 	return e.rec, true
+}
+
+func (m *Model) selectedEntry() (*entry, bool) {
+	if m.shown() == 0 {
+		return nil, false
+	}
+	return m.buf.get(m.vis.at(m.cursorIndex()))
 }
 
 // SetSize sets the area View draws into.

@@ -28,7 +28,8 @@ func TestAppendShowsNewestAtBottomAndFollows(t *testing.T) {
 	if !strings.Contains(got[0], "s-062") {
 		t.Fatalf("first row %q, want s-062 (window on the newest 38)", got[0])
 	}
-	for _, col := range []string{"sessions", "INSERT", "12:01:39", "status=RUNNING projectId=proj-1"} {
+	// ARRIVED: the 100th Append on the test clock (a second each from 12:01:30).
+	for _, col := range []string{"sessions", "INSERT", "12:03:10", "status=RUNNING projectId=proj-1"} {
 		if !strings.Contains(last, col) {
 			t.Errorf("last row %q lacks %q", last, col)
 		}

@@ -102,6 +102,19 @@ func timeText(t time.Time, loc *time.Location) string {
 	return t.In(loc).Format("15:04:05")
 }
 
+// createdText is a record's ApproximateCreationDateTime as far as it is
+// known: DynamoDB Streams round it to the minute, so a time on a whole
+// minute is given as that minute, not as an exact "12:04:00".
+func createdText(t time.Time, loc *time.Location) string {
+	switch {
+	case t.IsZero():
+		return "created at an unknown time"
+	case t.Second() == 0 && t.Nanosecond() == 0:
+		return "created in the minute " + t.In(loc).Format("15:04")
+	}
+	return "created ≈" + t.In(loc).Format("15:04:05")
+}
+
 // summaryText is the one-line account of what a record changed.
 func summaryText(r stream.Record, mask MaskFunc, attrs []string) string {
 	var s string
@@ -190,12 +203,12 @@ func changeSummary(t data.TableID, old, new data.Item, mask MaskFunc, attrs []st
 
 // rowCells computes the sanitised text of every column once, when the record
 // arrives, so drawing a frame only cuts strings to width.
-func rowCells(r stream.Record, loc *time.Location, mask MaskFunc, attrs []string) [numCols]string {
+func rowCells(r stream.Record, arrived time.Time, loc *time.Location, mask MaskFunc, attrs []string) [numCols]string {
 	return [numCols]string{
 		colTable:   inert.String(clipText(tableLabel(r), keyClip)),
 		colEvent:   inert.String(clipText(eventLabel(r), keyClip)),
 		colKey:     inert.String(maskedKeyText(r, mask)),
-		colTime:    timeText(r.ApproxTime, loc),
+		colTime:    timeText(arrived, loc),
 		colSummary: inert.String(summaryText(r, mask, attrs)),
 	}
 }

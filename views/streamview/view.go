@@ -79,7 +79,7 @@ func fit(line string, l layout, width int) string {
 	return ansi.Truncate(line, width, "")
 }
 
-var colTitles = [numCols]string{"TABLE", "EVENT", "KEY", "TIME", "SUMMARY"}
+var colTitles = [numCols]string{"TABLE", "EVENT", "KEY", "ARRIVED", "SUMMARY"}
 
 // View draws the pane into exactly the size given to SetSize.
 func (m *Model) View() string {
