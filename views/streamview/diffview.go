@@ -82,9 +82,12 @@ func (m *Model) openDiff() {
 
 func newDiffView(r stream.Record, arrived time.Time, loc *time.Location, mask MaskFunc) *diffView {
 	d := &diffView{rec: r, mask: mask}
+	// The times before the key: a long key is cut at the edge, and the
+	// rows below give it whole.
 	d.title = strings.Join([]string{
-		tableLabel(r), eventLabel(r), maskedKeyText(r, mask),
+		tableLabel(r), eventLabel(r),
 		"arrived " + timeText(arrived, loc), createdText(r.ApproxTime, loc),
+		maskedKeyText(r, mask),
 	}, " · ")
 	d.build()
 	return d
