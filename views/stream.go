@@ -66,6 +66,7 @@ func newStreamModel(c *Context, o StreamOptions) *streamview.Model {
 		Location: o.Location,
 		Mask:     secret.Default,
 		Summary:  Summary,
+		Now:      c.now, // stamps arrivals (ARRIVED) with the console's clock
 	})
 }
 
