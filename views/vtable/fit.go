@@ -23,8 +23,9 @@ import (
 //
 // Width is a floor, never crossed unless the terminal is too narrow for
 // the first column alone. When the widths asked for do not fit, the widest
-// columns give back first. Width left over stays blank at the right: a
-// column wider than its values only pushes the next one away from them.
+// columns give back first. Width left over stays blank at the right (a
+// column wider than its values only pushes the next one away from them),
+// except that the last column's outliers may use it: they push nothing.
 //
 // The cost is the window's cells, measured once per frame and drawn from
 // the same texts: it does not grow with the rows held.
@@ -65,6 +66,7 @@ func (m Model) frameOf(now time.Time) frame {
 	}
 	avail := m.width - gutterWidth - len(vis)
 	scratch := make([]int, 0, len(rows))
+	lastWidest := 0 // the widest cell of the last shown column, when Fit
 	for k, i := range vis {
 		c := m.cols[i]
 		floor := m.layout.widths[k]
@@ -81,12 +83,24 @@ func (m Model) frameOf(now time.Time) frame {
 		case c.Whole:
 			f.widths[k] = max(floor, m.titleWidth(i), widestUpTo(scratch, max(c.Width, numberMax)))
 		case c.Fit:
+			if k == len(vis)-1 {
+				lastWidest = widestUpTo(scratch, avail)
+			}
 			f.widths[k] = max(floor, m.titleWidth(i), withoutOutliers(scratch, floor))
 		default:
 			f.widths[k] = floor
 		}
 	}
 	squeeze(f.widths, m.layout.widths, avail)
+	if last := len(f.widths) - 1; last >= 0 && lastWidest > f.widths[last] {
+		// The last column pushes nothing to its right: room left on the
+		// line goes to its outliers.
+		used := 0
+		for _, w := range f.widths {
+			used += w
+		}
+		f.widths[last] += max(min(avail-used, lastWidest-f.widths[last]), 0)
+	}
 	return f
 }
 
