@@ -214,3 +214,35 @@ func FuzzWorthScanningIsEverySearch(f *testing.F) {
 		}
 	})
 }
+
+// TestErrorProseIsNotASecret: an error chain names a credential step and
+// then says, in words, what went wrong; those words are no secret. A value
+// after the same names that is not one of those words still is.
+func TestErrorProseIsNotASecret(t *testing.T) {
+	for _, s := range []string{
+		"get credentials: failed to refresh cached credentials",
+		"operation error DynamoDB: Query, get identity: get credentials: failed to refresh cached credentials, no EC2 IMDS role found",
+		"refresh cached SSO token: expired",
+		"password: invalid",
+		"load token: not found",
+	} {
+		if got, masked := Text(s); masked || got != s {
+			t.Errorf("Text(%q) = %q, masked %v: error prose shown as a secret", s, got, masked)
+		}
+	}
+	for _, c := range []struct{ text, hidden string }{
+		{"password: hunter2", "hunter2"},
+		{"login failed, password: failedhorse12", "failedhorse12"},
+		{"token: " + planted + " rejected", planted},
+		{"credentials: failed=" + planted, planted},
+		{`{"password": "failed"}`, "failed"},
+		{"secret:nothyphen", "nothyphen"},
+		{"password:failed", "failed"},
+		{"apiKey = no", "no"},
+	} {
+		got, masked := Text(c.text)
+		if !masked || strings.Contains(got, c.hidden) {
+			t.Errorf("Text(%q) = %q: %q not masked", c.text, got, c.hidden)
+		}
+	}
+}

@@ -570,6 +570,11 @@ func scanPatterns(s string, rs *ranges) {
 			// the scheme's name is worth reading.
 			continue
 		}
+		if c == ':' && vs > i+1 && errorProse(s[vs:]) {
+			// "get credentials: failed to refresh cached credentials": an
+			// error chain names a step, then says what went wrong in words.
+			continue
+		}
 		quoted := byte(0)
 		if vs < len(s) && (s[vs] == '"' || s[vs] == '\'') {
 			quoted = s[vs]
@@ -627,4 +632,30 @@ func authScheme(s string) bool {
 		}
 	}
 	return false
+}
+
+// proseWords are the words Go and AWS SDK error chains put after "step:"
+// ("get credentials: failed to refresh…", "token: expired"). A value that
+// is one of them, in lower case, is the error talking, not a credential.
+var proseWords = map[string]bool{
+	"failed": true, "failure": true, "unable": true, "cannot": true, "could": true, "not": true, "no": true,
+	"none": true, "missing": true, "invalid": true, "expired": true, "empty": true, "unknown": true,
+	"error": true, "denied": true, "unauthorized": true, "forbidden": true, "required": true,
+	"refresh": true, "retrieve": true, "get": true, "load": true, "loading": true, "timeout": true,
+	"timed": true, "exceeded": true, "operation": true, "the": true, "is": true, "was": true,
+	"has": true, "already": true, "request": true, "context": true, "dial": true, "read": true,
+	"lookup": true, "access": true, "unexpected": true, "malformed": true,
+}
+
+// errorProse: s starts with one of proseWords ending at a space, a
+// punctuation mark or the end of s.
+func errorProse(s string) bool {
+	j := 0
+	for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
+		j++
+	}
+	if j == 0 || !proseWords[s[:j]] {
+		return false
+	}
+	return j == len(s) || strings.IndexByte(" ,;:.)", s[j]) >= 0
 }
