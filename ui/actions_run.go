@@ -105,7 +105,7 @@ func (m Model) execute(c confirmedMsg) (tea.Model, tea.Cmd) {
 	m.act.busy = c.req
 	if len(c.plans) == 1 {
 		p := c.plans[0]
-		m.setFlash(fmt.Sprintf("%s %s…", strings.ToLower(p.Spec().Title), oneLine(p.Target)), false)
+		m.setPending(fmt.Sprintf("%s %s…", strings.ToLower(p.Spec().Title), oneLine(p.Target)), true)
 		req := c.req
 		return m, func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), singleTimeout)

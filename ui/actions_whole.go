@@ -54,7 +54,7 @@ func (m Model) readWholeFor(k tea.KeyPressMsg, table data.TableID, items []data.
 	if timeout <= 0 {
 		timeout = singleTimeout
 	}
-	m.setFlash("reading the whole row before planning…", false)
+	m.setPending("reading the whole row before planning…", true)
 	return m, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()

@@ -19,11 +19,12 @@ type Verb string
 // The root's own commands (rootCommands); the panes' are declared with
 // the panes (views.Registry).
 const (
-	VerbAudit  Verb = "audit"
-	VerbSort   Verb = "sort"
-	VerbExport Verb = "export"
-	VerbScan   Verb = "scan"
-	VerbQuit   Verb = "q"
+	VerbAudit    Verb = "audit"
+	VerbMessages Verb = "messages"
+	VerbSort     Verb = "sort"
+	VerbExport   Verb = "export"
+	VerbScan     Verb = "scan"
+	VerbQuit     Verb = "q"
 )
 
 // Command is one parsed and validated command line. Args holds only what
@@ -62,6 +63,8 @@ func rootCommands() []command {
 		{CommandSpec: exportSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runExport(a) }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbAudit), Usage: ":audit [n]", Arg: views.ArgOptional},
 			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.openAudit(a.Arg) }},
+		{CommandSpec: views.CommandSpec{Name: string(VerbMessages), Usage: ":messages"},
+			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { return m.openMessages() }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbQuit), Aliases: []string{"quit", "q!"}, Usage: ":q"},
 			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { m.quitting = true; return m, tea.Quit }},
 		{CommandSpec: markSpec, root: runMark},

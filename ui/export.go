@@ -124,7 +124,7 @@ func (m Model) runExport(a views.Args) (tea.Model, tea.Cmd) {
 	}
 	m.export = j
 	if set.Len() > exportChunk {
-		m.setFlash(fmt.Sprintf("exporting %s… (ctrl+c cancels)", j.what), false)
+		m.setPending(fmt.Sprintf("exporting %s… (ctrl+c cancels)", j.what), true)
 	}
 	return m, j.step(0)
 }
@@ -251,10 +251,9 @@ func (m Model) onExportStep(msg exportStepMsg) (tea.Model, tea.Cmd) {
 			what += fmt.Sprintf(" (%d deleted since listed, left out)", gone)
 		}
 		m.setFlash(fmt.Sprintf("exported %s to %s (%s, %s)", what, msg.path, j.format, secrets), false)
-		m.flashWide = true
 		return m, nil
 	}
-	m.setFlash(fmt.Sprintf("exporting %s… %d%% (%d written; ctrl+c cancels)", j.what, msg.pos*100/j.set.Len(), msg.pos), false)
+	m.setPending(fmt.Sprintf("exporting %s… %d%% (%d written; ctrl+c cancels)", j.what, msg.pos*100/j.set.Len(), msg.pos), false)
 	return m, j.step(msg.pos)
 }
 
@@ -264,6 +263,6 @@ func (m *Model) cancelExport() bool {
 		return false
 	}
 	m.export.cancel.Store(true)
-	m.setFlash("cancelling the export…", false)
+	m.setPending("cancelling the export…", true)
 	return true
 }

@@ -70,13 +70,14 @@ type Model struct {
 	endpoint, profile, env string
 	readOnly               bool
 
-	// flash is a one-line message in the status bar: the result of the
-	// last command or copy. cmdErr marks it as an error.
-	flash  string
-	cmdErr bool
-	// flashWide: the message names something the operator needs whole
-	// (an export's path), so the footer shows it too, as it does errors.
-	flashWide bool
+	// flash is the message shown on the message line (messages.go): the
+	// result of the last command, copy or action, or a pane's note, until
+	// it expires. cmdErr marks it as an error; flashSeq numbers it.
+	flash    string
+	cmdErr   bool
+	flashSeq uint64
+	// msgs is the session's messages (:messages) and their expiry.
+	msgs *messageLog
 
 	quitting bool
 
@@ -191,6 +192,7 @@ func New(o Options) Model {
 	m.initLive(o)
 	m.frames = &frameHold{}
 	m.fits = &fitCache{}
+	m.msgs = &messageLog{}
 	m.helpCache = &helpCache{}
 	m.initWhere(o)
 	m.initHistory(o)
@@ -214,10 +216,15 @@ func (m Model) routeAndTick(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if t, ok := msg.(clockTickMsg); ok {
 		return m.onClockTick(t)
 	}
+	seqBefore := m.flashSeq
 	next, cmd := m.update(msg)
 	nm, ok := next.(Model)
 	if !ok {
 		return next, cmd
+	}
+	nm.noteMessages(seqBefore)
+	if e := nm.armMessage(); e != nil {
+		cmd = tea.Batch(cmd, e)
 	}
 	if f := nm.holdFrame(msg); f != nil {
 		cmd = tea.Batch(cmd, f)
@@ -253,6 +260,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m.updateDialog(msg)
 		}
 		return m, nil
+	case messageExpiredMsg:
+		return m.onMessageExpired(msg)
 	case dialogTickMsg:
 		return m, nil // a dialog's pause ended: the redraw shows it
 	case detail.CopiedMsg:
@@ -384,11 +393,19 @@ func (m Model) paneIndex(id views.PaneID) (int, bool) {
 	return 0, false
 }
 
-// setFlash sets the status bar's message. Messages quote values (a guard
-// that failed says what it found), so credentials in them are masked.
+// setFlash shows a message (messages.go) and logs it; "" clears the one
+// shown. Messages quote values (a guard that failed says what it found),
+// so credentials in them are masked.
 func (m *Model) setFlash(text string, isErr bool) {
+	text = maskText(text)
+	m.flash, m.cmdErr = text, isErr
+	m.logMessage(text, isErr, "")
+}
+
+// maskText is text with the credentials in it masked (data/secret).
+func maskText(text string) string {
 	text, _ = secret.Text(text)
-	m.flash, m.cmdErr, m.flashWide = text, isErr, false
+	return text
 }
 
 func (m *Model) copied(c detail.CopiedMsg) {

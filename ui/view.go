@@ -11,7 +11,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"opsdeck/data/secret"
 	"opsdeck/ui/lineedit"
 	"opsdeck/views"
 	"opsdeck/views/inert"
@@ -53,11 +52,44 @@ func (m Model) render() string {
 		body = m.panes[m.active].View()
 	}
 	lines = append(lines, m.fits.block(body, w, ph)...)
+	status, foot, free := "", "", false
 	if m.height >= 2 {
-		lines = append(lines, m.statusBar(w))
+		status = m.statusBar(w)
 	}
 	if m.height >= 3 {
-		lines = append(lines, m.footer(w))
+		foot, free = m.footer(w)
+	}
+	// The message line: the footer, whole width, when it shows only the
+	// key hints or the pane's state; a message longer than one line takes
+	// the status bar's line too. Where the footer is a prompt or a
+	// progress bar, the status bar yields its line to the message.
+	if m.flash != "" && m.height >= 2 {
+		// What says where the console is (the RO and PROD badges, the
+		// env) stays; the rest of the status bar yields.
+		id := m.statusIdentity()
+		sep := m.ctx.Theme.Muted.Render(" │ ")
+		iw := lipgloss.Width(id + sep)
+		one := m.messageLines(w, 1)
+		switch {
+		case free && lipgloss.Width(inert.String(m.flash)) <= w:
+			foot = one[0]
+		case free && iw < w/2:
+			msg := m.messageLines(w-iw, 2)
+			status = fitLine(m.ctx.Theme.StatusBar.Render(id+sep)+msg[0], w)
+			if len(msg) > 1 {
+				foot = fitLine(strings.Repeat(" ", iw)+msg[1], w)
+			}
+		case iw < w/2:
+			status = fitLine(m.ctx.Theme.StatusBar.Render(id+sep)+m.messageLines(w-iw, 1)[0], w)
+		default:
+			status = one[0]
+		}
+	}
+	if m.height >= 2 {
+		lines = append(lines, status)
+	}
+	if m.height >= 3 {
+		lines = append(lines, foot)
 	}
 	if len(lines) > m.height {
 		lines = lines[:m.height]
@@ -246,88 +278,135 @@ func (m Model) titleLine(w int) string {
 	return fitLine(th.Title.Render(title)+strings.Repeat(" ", gap)+th.Muted.Render(right), w)
 }
 
-// statusBar: RO badge, env, profile, endpoint, the last request's consumed
-// capacity, and the pane's error or the last message.
+// statusBar: RO badge, env, alerts, tail, profile, endpoint, the last
+// request's consumed capacity, and the pane's state that the message line
+// does not show. What does not fit goes whole, the least telling first
+// (capacity, endpoint, profile, tail); a part is never cut mid-word, and a
+// line that is still too long ends in "…".
 func (m Model) statusBar(w int) string {
 	th := m.ctx.Theme
-	var parts []string
+	type part struct {
+		text string
+		keep int // parts go in increasing keep order; 0 never goes
+	}
+	var parts []part
 	if m.readOnly {
-		parts = append(parts, th.ROBadge.Render(" RO "))
+		parts = append(parts, part{th.ROBadge.Render(" RO "), 0})
 	}
 	if b := m.badgeView(); b != "" {
-		parts = append(parts, b)
+		parts = append(parts, part{b, 0})
 	}
-	badges := len(parts)
 	kv := func(k, v string) string {
 		return th.StatusKey.Render(k+" ") + th.StatusValue.Render(inert.Line(v, 40))
 	}
 	if a := m.alerts(); a != "" {
-		parts = append(parts, th.Error.Render(inert.Line(a, 60)))
+		parts = append(parts, part{th.Error.Render(inert.Line(a, 60)), 6})
 	}
-	parts = append(parts, th.StatusKey.Render("env ")+m.envStyle(th.StatusValue).Render(inert.Line(orDash(m.env), 40)))
+	parts = append(parts, part{m.envPart(), 0})
 	st := m.panes[m.active].Status()
 	if h := m.healthSummary(); h != "" && !st.Tail {
 		// The Stream pane shows every table's state in the message slot.
-		parts = append(parts, kv("tail", h))
+		parts = append(parts, part{kv("tail", h), 4})
 	}
 	if m.profile != "" {
-		parts = append(parts, kv("profile", m.profile))
+		parts = append(parts, part{kv("profile", m.profile), 3})
 	}
 	// Against AWS "at" is the region; with a custom endpoint the tab
 	// bar, the window title and :env name the region.
-	parts = append(parts, kv("at", orDash(m.endpoint)))
+	parts = append(parts, part{kv("at", orDash(m.endpoint)), 2})
 	if st.HasReq {
-		parts = append(parts, kv("last", strconv.FormatFloat(st.Consumed, 'f', -1, 64)+" RCU"))
+		parts = append(parts, part{kv("last", strconv.FormatFloat(st.Consumed, 'f', -1, 64)+" RCU"), 1})
 	}
-	left := strings.Join(parts, th.Muted.Render(" │ "))
+	// The pane's state, when the footer is taken by a message (its error,
+	// what a load waits for) or it is the Stream pane's (every table's
+	// stream state).
 	msg, style := "", th.Muted
 	switch {
-	case m.flash != "" && m.cmdErr:
-		msg, style = m.flash, th.Error
-	case st.Err != "":
+	case st.Err != "" && m.flash != "":
 		msg, style = st.Err, th.Error
-	case m.flash != "":
-		msg = m.flash
-	case st.Note != "":
-		msg = st.Note
-	case st.Waiting != "":
+	case st.Waiting != "" && m.flash != "":
 		msg = st.Waiting
 	case st.Tail:
 		msg = m.streamHealthLine()
 	}
+	sep := th.Muted.Render(" │ ")
+	join := func() string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, p.text)
+		}
+		return strings.Join(out, sep)
+	}
+	msgRoom := 0
+	if msg != "" {
+		msgRoom = min(lipgloss.Width(inert.String(msg)), 40) + 3
+	}
+	for lvl := 1; lvl <= 6 && lipgloss.Width(join())+msgRoom > w; lvl++ {
+		kept := parts[:0:0]
+		for _, p := range parts {
+			if p.keep == 0 || p.keep > lvl {
+				kept = append(kept, p)
+			}
+		}
+		parts = kept
+	}
+	left := join()
 	if msg != "" {
 		// Panes' notes and errors can quote an item (a row that expired,
 		// an id): masked like every value shown.
-		msg, _ = secret.Text(msg)
+		msg = maskText(msg)
 		room := w - lipgloss.Width(left) - 3
-		if room < 20 {
-			// A narrow terminal: the message matters more than the endpoint.
-			left = strings.Join(parts[:min(len(parts), 1+badges)], " ")
-			room = w - lipgloss.Width(left) - 3
-		}
-		left += th.Muted.Render(" │ ") + style.Render(inert.Line(msg, max(room, 1)))
+		left += sep + style.Render(inert.Line(msg, max(room, 1)))
 	}
-	return fitLine(th.StatusBar.Render(left), w)
+	return cutLine(th.StatusBar.Render(left), w)
 }
 
-// footer is the command or filter prompt, the load-all progress bar, or the
-// key hints.
-func (m Model) footer(w int) string {
+// envPart is the status bar's "env dev", in the env's colour.
+func (m Model) envPart() string {
+	th := m.ctx.Theme
+	return th.StatusKey.Render("env ") + m.envStyle(th.StatusValue).Render(inert.Line(orDash(m.env), 40))
+}
+
+// statusIdentity is what the status bar keeps beside a message: the RO
+// and protected badges and the env.
+func (m Model) statusIdentity() string {
+	var parts []string
+	if m.readOnly {
+		parts = append(parts, m.ctx.Theme.ROBadge.Render(" RO "))
+	}
+	if b := m.badgeView(); b != "" {
+		parts = append(parts, b)
+	}
+	return strings.Join(append(parts, m.envPart()), m.ctx.Theme.Muted.Render(" │ "))
+}
+
+// cutLine is fitLine that marks a cut with "…".
+func cutLine(s string, w int) string {
+	if lipgloss.Width(s) > w && w > 0 {
+		s = ansi.Truncate(s, w, inert.Ellipsis)
+	}
+	return fitLine(s, w)
+}
+
+// footer is the command or filter prompt, the load-all progress bar, a
+// dialog's keys, or — free for a message to take (render) — the pane's
+// error, what its load waits for, or the key hints.
+func (m Model) footer(w int) (string, bool) {
 	th := m.ctx.Theme
 	switch m.mode {
 	case modeCommand:
-		return fitLine(th.Key.Render(":")+m.input.View(max(w-1, 1), m.inputStyles()), w)
+		return fitLine(th.Key.Render(":")+m.input.View(max(w-1, 1), m.inputStyles()), w), false
 	case modeFilter:
-		return m.filterLine(w)
+		return m.filterLine(w), false
 	case modeDialog:
 		// A dialog owns the keyboard: list its keys, not the pane's.
 		if h, ok := m.dialog.(interface{ Hints() string }); ok {
-			return fitLine(th.Muted.Render(inert.Line(h.Hints(), w)), w)
+			return fitLine(th.Muted.Render(inert.Line(h.Hints(), w)), w), false
 		}
 	}
 	if m.sortPending {
 		// The whole line: the columns must all be readable to be chosen.
-		return fitLine(th.Key.Render(inert.Line(m.sortPrompt(), w)), w)
+		return fitLine(th.Key.Render(inert.Line(m.sortPrompt(), w)), w), false
 	}
 	st := m.panes[m.active].Status()
 	if st.Progress >= 0 {
@@ -339,22 +418,18 @@ func (m Model) footer(w int) string {
 		if st.Progress == 0 {
 			pct = "…"
 		}
-		return fitLine(bar.ViewAs(st.Progress)+" "+pct+label, w)
+		return fitLine(bar.ViewAs(st.Progress)+" "+pct+label, w), false
 	}
-	// An error gets the whole footer, so it is readable even at 80 columns;
-	// the status bar shows its start too.
-	if m.flash != "" && m.cmdErr {
-		return fitLine(th.Error.Render(inert.Line(m.flash, w)), w)
-	}
-	if m.flash != "" && m.flashWide {
-		return fitLine(inert.Line(m.flash, w), w)
-	}
+	// The pane's error gets the whole footer, so it is readable even at
+	// 80 columns.
 	if st.Err != "" {
-		msg, _ := secret.Text(st.Err)
-		return fitLine(th.Error.Render(inert.Line(msg, w)), w)
+		return fitLine(th.Error.Render(inert.Line(maskText(st.Err), w)), w), true
+	}
+	if st.Waiting != "" {
+		return fitLine(th.Muted.Render(inert.Line(st.Waiting, w)), w), true
 	}
 	bindings := append(m.ctx.Keys.ShortHelp(), m.panes[m.active].Help()...)
-	return fitLine(m.help.ShortHelpView(bindings), w)
+	return fitLine(m.help.ShortHelpView(bindings), w), true
 }
 
 func plural(n int, unit string) string {

@@ -145,7 +145,7 @@ func (m Model) switchWhere(name, what string, change func(*session.Target)) (tea
 	change(&t)
 	m.where.seq++
 	m.where.pending = what + " " + name
-	m.setFlash("connecting to "+m.where.pending+"…", false)
+	m.setPending("connecting to "+m.where.pending+"…", true)
 	conn, seq, label := m.where.connector, m.where.seq, m.where.pending
 	return m, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
