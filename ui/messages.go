@@ -254,17 +254,20 @@ func (d *messagesDialog) View(width, height int) string {
 		if d.loc != nil {
 			at = at.In(d.loc)
 		}
-		stamp := at.Format("15:04:05")
+		stamp := at.Format("15:04:05") + " "
 		if e.From != "" {
-			stamp += " " + e.From
+			stamp += e.From + ": "
 		}
 		st := lipgloss.NewStyle()
 		if e.Err {
 			st = th.Error
-			stamp += " ✗"
+			stamp += "✗ "
 		}
-		body = append(body, th.Muted.Render(inert.Line(stamp, inner)))
-		body = append(body, indent(wrapStyled(st, e.Text, max(inner-2, 1)), "  ")...)
+		// The time, then the text wrapped under itself.
+		sw := lipgloss.Width(stamp)
+		text := wrapStyled(st, e.Text, max(inner-sw, 8))
+		body = append(body, th.Muted.Render(stamp)+text[0])
+		body = append(body, indent(text[1:], strings.Repeat(" ", sw))...)
 	}
 	if d.scroll < 0 {
 		d.scroll = 1 << 30

@@ -63,27 +63,41 @@ func (m Model) render() string {
 	// key hints or the pane's state; a message longer than one line takes
 	// the status bar's line too. Where the footer is a prompt or a
 	// progress bar, the status bar yields its line to the message.
+	var block []string // a message too long for the bottom two lines
 	if m.flash != "" && m.height >= 2 {
 		// What says where the console is (the RO and PROD badges, the
 		// env) stays; the rest of the status bar yields.
 		id := m.statusIdentity()
 		sep := m.ctx.Theme.Muted.Render(" │ ")
 		iw := lipgloss.Width(id + sep)
-		one := m.messageLines(w, 1)
 		switch {
 		case free && lipgloss.Width(inert.String(m.flash)) <= w:
-			foot = one[0]
+			foot = m.messageLines(w, 1)[0]
 		case free && iw < w/2:
-			msg := m.messageLines(w-iw, 2)
-			status = fitLine(m.ctx.Theme.StatusBar.Render(id+sep)+msg[0], w)
-			if len(msg) > 1 {
-				foot = fitLine(strings.Repeat(" ", iw)+msg[1], w)
+			// Two lines, and up to two of the pane's last ones above
+			// them when a message needs them (a release's StopTask
+			// result at 80 columns); longer still, :messages has it.
+			msg := m.messageLines(w-iw, 2+min(2, ph/5))
+			msg[0] = m.ctx.Theme.StatusBar.Render(id+sep) + msg[0]
+			for k := 1; k < len(msg); k++ {
+				msg[k] = strings.Repeat(" ", iw) + msg[k]
 			}
+			for k := range msg {
+				msg[k] = fitLine(msg[k], w)
+			}
+			if len(msg) == 1 {
+				msg = append(msg, foot)
+			}
+			n := len(msg)
+			status, foot, block = msg[n-2], msg[n-1], msg[:n-2]
 		case iw < w/2:
 			status = fitLine(m.ctx.Theme.StatusBar.Render(id+sep)+m.messageLines(w-iw, 1)[0], w)
 		default:
-			status = one[0]
+			status = m.messageLines(w, 1)[0]
 		}
+	}
+	if k := len(block); k > 0 && len(lines) >= k+1 {
+		copy(lines[len(lines)-k:], block)
 	}
 	if m.height >= 2 {
 		lines = append(lines, status)
