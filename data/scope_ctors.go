@@ -217,12 +217,22 @@ func EventsFor(userID, typePrefix, statusPrefix string) Scope {
 	s.NewestFirst = true
 	label := "user " + userID
 	if typePrefix != "" {
-		label += " · type " + typePrefix + "*"
+		label += " · type " + PrefixLabel(typePrefix)
 	}
 	if statusPrefix != "" {
-		label += " · status " + statusPrefix + "*"
+		label += " · status " + PrefixLabel(statusPrefix)
 	}
 	return labelled(s, label)
+}
+
+// PrefixLabel says what a key prefix selects: "user.created#" is exactly
+// the type user.created (the "#" ends the type in event_type#timestamp),
+// "user." every type that begins so ("user.*").
+func PrefixLabel(prefix string) string {
+	if t, exact := strings.CutSuffix(prefix, "#"); exact && t != "" {
+		return t
+	}
+	return prefix + "*"
 }
 
 // EventByKey: one event by its full key (GetItem, the document's Pattern

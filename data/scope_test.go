@@ -155,3 +155,19 @@ func TestScopeString(t *testing.T) {
 		t.Fatal("scopes must compare by value")
 	}
 }
+
+// A jump narrows an inbox to one event type with "type#": the title says
+// the type, not a prefix with a "#" and a "*" in it.
+func TestEventsLabelSaysWhatThePrefixSelects(t *testing.T) {
+	for _, c := range []struct{ typ, status, want string }{
+		{"user.created#", "", "user u1 · type user.created"},
+		{"user.", "", "user u1 · type user.*"},
+		{"", "failed#", "user u1 · status failed"},
+		{"order.", "fail", "user u1 · type order.* · status fail*"},
+		{"#", "", "user u1 · type #*"},
+	} {
+		if got := EventsFor("u1", c.typ, c.status).Label; got != c.want {
+			t.Errorf("EventsFor(u1, %q, %q).Label = %q, want %q", c.typ, c.status, got, c.want)
+		}
+	}
+}

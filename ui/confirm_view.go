@@ -50,6 +50,9 @@ func (d *confirmDialog) View(width, height int) string {
 		for _, p := range d.plans {
 			var parts []string
 			for _, c := range p.Changes {
+				if c.Kept() {
+					continue
+				}
 				before, after := maskedChange(c)
 				parts = append(parts, c.Attr+" "+before+" → "+after)
 			}
@@ -66,9 +69,18 @@ func (d *confirmDialog) View(width, height int) string {
 		for _, c := range d.plans[0].Changes {
 			aw = max(aw, min(lipgloss.Width(inert.String(c.Attr)), 22))
 		}
+		var same []string
 		for _, c := range d.plans[0].Changes {
 			before, after := maskedChange(c)
+			if c.Kept() {
+				// "status failed → failed (kept)" is no change.
+				same = append(same, c.Attr+" "+before)
+				continue
+			}
 			add(changeLines(c.Attr, before, after, aw, inner, th)...)
+		}
+		if len(same) > 0 {
+			add(wrapStyled(th.Muted, "  unchanged: "+strings.Join(same, " · "), inner)...)
 		}
 	}
 	add("")
@@ -77,12 +89,22 @@ func (d *confirmDialog) View(width, height int) string {
 		guardFor = " (shown for " + maskedTarget(d.plans[0].Target) + ")"
 	}
 	add(th.Header.Render(inert.Line("Only if"+guardFor, inner)))
+	// The values pinned as seen go on one list of their own: as
+	// sentences ("status is still RUNNING, as seen") they read as the
+	// business rule said twice.
+	var pins []string
 	for _, c := range d.plans[0].Guard {
-		st := lipgloss.NewStyle()
-		if c.Seen {
-			st = th.Muted
+		switch {
+		case c.Seen && c.Attr != "":
+			pins = append(pins, c.Attr+" "+c.Value)
+		case c.Seen:
+			add(wrapStyled(th.Muted, "  • "+c.Text, inner)...)
+		default:
+			add(wrapStyled(lipgloss.NewStyle(), "  • "+c.Text, inner)...)
 		}
-		add(wrapStyled(st, "  • "+c.Text, inner)...)
+	}
+	if len(pins) > 0 {
+		add(wrapStyled(th.Muted, "  • unchanged since seen: "+strings.Join(pins, " · "), inner)...)
 	}
 	if then := d.plans[0].Then; then != "" {
 		add("")

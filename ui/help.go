@@ -27,12 +27,15 @@ func (m Model) helpLines(w int) []string {
 	hv.SetWidth(0) // rows are packed to fit below; nothing may be cut
 	var b strings.Builder
 	b.WriteString(th.Title.Render("Keys") + th.Muted.Render("  (? or esc closes)") + "\n")
-	for _, row := range packGroups(m.ctx.Keys.FullHelp(), w, func(g []key.Binding) int {
+	// A key the pane's own section lists (v on Sessions) is said there,
+	// not twice.
+	extra := m.panes[m.active].Help()
+	for _, row := range packGroups(withoutBindings(m.ctx.Keys.FullHelp(), extra), w, func(g []key.Binding) int {
 		return lipgloss.Width(hv.FullHelpView([][]key.Binding{g}))
 	}) {
 		b.WriteString(hv.FullHelpView(row) + "\n")
 	}
-	if extra := m.panes[m.active].Help(); len(extra) > 0 {
+	if len(extra) > 0 {
 		b.WriteString(th.Title.Render(m.panes[m.active].ID().Name()+" pane") + "\n")
 		for _, row := range packGroups([][]key.Binding{extra}, w, func(g []key.Binding) int {
 			return lipgloss.Width(hv.ShortHelpView(g))
@@ -65,6 +68,31 @@ func (m Model) helpLines(w int) []string {
 		}
 	}
 	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+}
+
+// withoutBindings is groups without the bindings also in drop (same keys
+// and text); a group left empty goes.
+func withoutBindings(groups [][]key.Binding, drop []key.Binding) [][]key.Binding {
+	same := func(a, b key.Binding) bool {
+		return a.Help() == b.Help() && strings.Join(a.Keys(), " ") == strings.Join(b.Keys(), " ")
+	}
+	var out [][]key.Binding
+	for _, g := range groups {
+		var kept []key.Binding
+		for _, k := range g {
+			dup := false
+			for _, d := range drop {
+				dup = dup || same(k, d)
+			}
+			if !dup {
+				kept = append(kept, k)
+			}
+		}
+		if len(kept) > 0 {
+			out = append(out, kept)
+		}
+	}
+	return out
 }
 
 // packGroups puts groups side by side, as many per row as fit w (at least

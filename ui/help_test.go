@@ -96,3 +96,17 @@ func TestHelpFollowsAResizeWhileOpen(t *testing.T) {
 		t.Errorf("j did not scroll the cached help screen:\n%s", scrolled)
 	}
 }
+
+// The Sessions pane's v is listed once: in the pane's own section, not
+// again among the keys of every pane.
+func TestHelpListsAPaneKeyOnce(t *testing.T) {
+	_, seen := helpPages(t, 160, 48)
+	first := strings.Split(seen, "\n")
+	var n int
+	for _, l := range first[2:46] { // the help body: not the tab bar, title, status bar, hints
+		n += strings.Count(l, "sessions / keys / contexts / project")
+	}
+	if n != 1 {
+		t.Errorf("v listed %d times on the help screen:\n%s", n, strings.Join(first[:48], "\n"))
+	}
+}

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"opsdeck/keymap"
 	"opsdeck/ui/lineedit"
 	"opsdeck/views"
 	"opsdeck/views/inert"
@@ -443,7 +445,17 @@ func (m Model) footer(w int) (string, bool) {
 		return fitLine(th.Muted.Render(inert.Line(st.Waiting, w)), w), true
 	}
 	bindings := append(m.ctx.Keys.ShortHelp(), m.panes[m.active].Help()...)
+	if m.panes[m.active].DetailOpen() {
+		bindings = detailHints(m.ctx.Keys)
+	}
 	return fitLine(m.help.ShortHelpView(bindings), w), true
+}
+
+// detailHints are the keys of the detail view (and of a Stream record's
+// comparison), not the list's it covers: enter, / and v do nothing there.
+func detailHints(km keymap.Map) []key.Binding {
+	back := key.NewBinding(key.WithKeys(km.Back.Keys()...), key.WithHelp(km.Back.Help().Key, "back to the list"))
+	return []key.Binding{km.Up, km.Down, km.PageDown, km.Copy, km.Reveal, back, km.Help, km.Quit}
 }
 
 func plural(n int, unit string) string {

@@ -99,10 +99,10 @@ func (p *Inbox) Title() string {
 	}
 	t := "Inbox · user " + p.user
 	if p.typePrefix != "" {
-		t += " · type " + p.typePrefix + "*"
+		t += " · type " + data.PrefixLabel(p.typePrefix)
 	}
 	if p.statusPrefix != "" {
-		t += " · status " + p.statusPrefix + "*"
+		t += " · status " + data.PrefixLabel(p.statusPrefix)
 	}
 	return t
 }

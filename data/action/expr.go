@@ -45,6 +45,10 @@ type Clause struct {
 	Expr string
 	Seen bool
 	Why  Failure
+	// Attr and Value, for a value pinned as seen: the attribute and what
+	// it held ("absent" when it had none), so the dialog can list the
+	// pins together instead of as sentences that echo the business rule.
+	Attr, Value string
 
 	holds    func(item data.Item) bool
 	explain  func(item data.Item) string  // what the item holds now, for a failure message
@@ -226,6 +230,7 @@ func (b *exprBuilder) pin(seen data.Item, attr string) Clause {
 	old, present := seen[attr]
 	if !present || old == nil {
 		return Clause{
+			Attr: attr, Value: "absent",
 			Text:  attr + " is still absent, as seen",
 			Expr:  fmt.Sprintf("attribute_not_exists(%s)", b.name(attr)),
 			Seen:  true,
@@ -237,7 +242,7 @@ func (b *exprBuilder) pin(seen data.Item, attr string) Clause {
 		}
 	}
 	c := b.eq(attr, "seen_"+attr, old, fmt.Sprintf("%s is still %s, as seen", attr, show(old)), FailChangedSinceSeen)
-	c.Seen = true
+	c.Seen, c.Attr, c.Value = true, attr, show(old)
 	c.explain = func(it data.Item) string {
 		was, now := show(old), show(it[attr])
 		if was == now { // same text, different type (N 5 vs S "5"): say which

@@ -2,6 +2,7 @@ package action
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -49,6 +50,10 @@ func (o Options) withDefaults() Options {
 type Change struct {
 	Attr, Before, After string
 }
+
+// Kept: the value stays as it was (a requeue keeps status failed; the
+// write may still send it), so it is not a change to show as one.
+func (c Change) Kept() bool { return strings.HasPrefix(c.After, c.Before+" (kept") }
 
 // Plan is one action on one item, ready to confirm and execute. It is built
 // from the item exactly as the operator saw it; Execute rebuilds the request
