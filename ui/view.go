@@ -247,51 +247,82 @@ func (m Model) tabBar(w int) string {
 }
 
 // titleLine is the pane's title with its scope, and on the right the row
-// count, whether more pages exist, and the filter.
+// count, whether more pages exist, the live state, the filter and the
+// sort. The title says which view this is, so when the line is short the
+// right side yields first — the more-pages hint shortens, the sort goes,
+// the filter's text shortens — and only then is the title cut; every cut
+// ends in "…".
 func (m Model) titleLine(w int) string {
 	th := m.ctx.Theme
 	p := m.panes[m.active]
 	st := p.Status()
-	var info []string
+	title := inert.String(paneTitle(p))
+	rows, more, loading, live, filter, sort := "", "", "", m.liveLabel(p), "", ""
 	if !st.Tail {
 		noun := st.Noun
 		if noun == "" {
 			noun = "row"
 		}
-		rows := plural(st.Rows, noun)
+		rows = plural(st.Rows, noun)
 		if p.Filter() != "" {
 			rows = strconv.Itoa(st.Visible) + "/" + rows
 		}
 		if st.More {
-			rows += " (more: ↓ at end, L all)"
+			more = " (more: ↓ at end, L all)"
 		}
-		info = append(info, rows)
 	}
 	if st.Loading {
-		l := "loading…"
+		loading = "loading…"
 		if st.Waited >= time.Second {
-			l += " " + strconv.Itoa(int(st.Waited/time.Second)) + "s"
+			loading += " " + strconv.Itoa(int(st.Waited/time.Second)) + "s"
 		}
-		info = append(info, l)
 	}
-	if l := m.liveLabel(p); l != "" {
-		info = append(info, l)
+	filterText := func(n int) string {
+		if f := p.Filter(); f != "" {
+			return "filter " + strconv.Quote(inert.Line(f, n))
+		}
+		return ""
 	}
-	if f := p.Filter(); f != "" {
-		info = append(info, "filter "+strconv.Quote(inert.Line(f, 20)))
-	}
+	filter = filterText(20)
 	// An explicit sort is named; without one the rows are in the
 	// query's natural order (the index's sort key), which the title's
 	// scope already implies.
 	if st.Sortable && st.Sort != "" {
-		info = append(info, "sort "+st.Sort)
+		sort = "sort " + st.Sort
 	}
-	right := inert.String(strings.Join(info, " · "))
-	rw := lipgloss.Width(right)
-	titleW := max(w-rw-2, 8)
-	title := inert.Line(paneTitle(p), titleW)
+	right := func() string {
+		var info []string
+		for _, s := range []string{rows + more, loading, live, filter, sort} {
+			if s != "" {
+				info = append(info, s)
+			}
+		}
+		return inert.String(strings.Join(info, " · "))
+	}
+	tw := lipgloss.Width(title)
+	for stage := 0; tw+2+lipgloss.Width(right()) > w && stage < 3; stage++ {
+		switch stage {
+		case 0:
+			if more != "" {
+				more = " (more)"
+			}
+		case 1:
+			sort = ""
+		case 2:
+			filter = filterText(8)
+		}
+	}
+	r := right()
+	rw := lipgloss.Width(r)
+	if rw > w-10 {
+		// Even the title's first words would not fit: the right side is
+		// cut too, keeping the title's start.
+		r = inert.Line(r, max(w-10, 1))
+		rw = lipgloss.Width(r)
+	}
+	title = inert.Line(title, max(w-rw-2, 8))
 	gap := max(w-lipgloss.Width(title)-rw, 1)
-	return fitLine(th.Title.Render(title)+strings.Repeat(" ", gap)+th.Muted.Render(right), w)
+	return cutLine(th.Title.Render(title)+strings.Repeat(" ", gap)+th.Muted.Render(r), w)
 }
 
 // statusBar: RO badge, env, alerts, tail, profile, endpoint, the last

@@ -23,6 +23,10 @@ func (p *Overview) key(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.Reload):
 		return p.recount()
+	case key.Matches(k, keys.PageDown):
+		p.scroll(1)
+	case key.Matches(k, keys.PageUp):
+		p.scroll(-1)
 	case key.Matches(k, keys.Up):
 		p.move(-1, 0)
 	case key.Matches(k, keys.Down):
@@ -55,6 +59,7 @@ func (p *Overview) selected() (data.Tally, bool) {
 // move steps the cursor through the layout's grid: rows up and down (the
 // nearest column), numbers of a row left and right.
 func (p *Overview) move(dRow, dCol int) {
+	p.scrolled = false
 	rows := p.layout().rows
 	r, c := -1, 0
 	for i, row := range rows {

@@ -221,7 +221,14 @@ func (p *Overview) layout() ovLayout {
 			break
 		}
 	}
-	lay.lines = append(lay.lines, ovLine{text: "! alert   ≈ estimate (r re-counts)   ≥ lower bound   ? failed   enter opens the rows", style: roleMuted})
+	// The legend, on two lines where one would be cut.
+	legend := []string{"! alert   ≈ estimate (r re-counts)   ≥ lower bound", "   ? failed   enter opens the rows"}
+	if p.width == 0 || ansi.StringWidth(legend[0]+legend[1]) <= p.width-1 {
+		legend = []string{legend[0] + legend[1]}
+	}
+	for _, l := range legend {
+		lay.lines = append(lay.lines, ovLine{text: strings.TrimSpace(l), style: roleMuted})
+	}
 	return lay
 }
 
@@ -280,23 +287,62 @@ func (p *Overview) View() string {
 		}
 		lay.lines = []ovLine{{text: msg, style: roleMuted}}
 	}
-	if lay.cursorLine >= 0 {
+	// Blocks taller than the pane: the last line says what is out of
+	// sight ("↓ 7 more lines below"), and the rest scrolls — with the
+	// cursor, or pgup/pgdn past it to the legend.
+	room := p.height
+	if len(lay.lines) > p.height && p.height >= 2 {
+		room = p.height - 1
+	}
+	if lay.cursorLine >= 0 && !p.scrolled {
 		if lay.cursorLine < p.top {
 			p.top = lay.cursorLine
 		}
-		if lay.cursorLine >= p.top+p.height {
-			p.top = lay.cursorLine - p.height + 1
+		if lay.cursorLine >= p.top+room {
+			p.top = lay.cursorLine - room + 1
 		}
 	}
-	p.top = min(max(p.top, 0), max(len(lay.lines)-p.height, 0))
+	p.top = min(max(p.top, 0), max(len(lay.lines)-room, 0))
 	out := make([]string, 0, p.height)
-	for i := p.top; i < len(lay.lines) && len(out) < p.height; i++ {
+	for i := p.top; i < len(lay.lines) && len(out) < room; i++ {
 		out = append(out, p.drawLine(lay.lines[i]))
+	}
+	if room < p.height {
+		out = append(out, p.moreLine(p.top, len(lay.lines)-p.top-room))
 	}
 	for len(out) < p.height {
 		out = append(out, "")
 	}
 	return strings.Join(out, "\n")
+}
+
+// moreLine says how many lines are out of sight above and below.
+func (p *Overview) moreLine(above, below int) string {
+	var parts []string
+	if below > 0 {
+		unit := " more lines below"
+		if below == 1 {
+			unit = " more line below"
+		}
+		parts = append(parts, "↓ "+strconv.Itoa(below)+unit)
+	}
+	if above > 0 {
+		parts = append(parts, "↑ "+strconv.Itoa(above)+" above")
+	}
+	parts = append(parts, p.ctx.Keys.PageDown.Help().Key+"/"+p.ctx.Keys.PageUp.Help().Key+" scroll")
+	txt := strings.Join(parts, " · ")
+	if ansi.StringWidth(txt) > p.width-1 {
+		txt = ansi.Truncate(txt, max(p.width-1, 1), "…")
+	}
+	return " " + p.paints()[roleWarn].Apply(txt)
+}
+
+// scroll moves the view a page down (dir 1) or up (-1), away from the
+// cursor if need be: the legend under the last number can be read.
+func (p *Overview) scroll(dir int) {
+	page := max(p.height-2, 1)
+	p.top += dir * page
+	p.scrolled = true
 }
 
 func (p *Overview) drawLine(l ovLine) string {
