@@ -87,11 +87,11 @@ type Overview struct {
 	tickGen  int
 	err      string
 
-	cursor        int // index into ov.Tallies
-	top           int // first line shown
+	cursor int // index into ov.Tallies
+	top    int // first line shown
 	// scrolled: pgup/pgdn moved the view away from the cursor; the
 	// cursor's next move brings it back (overview_view.go).
-	scrolled bool
+	scrolled      bool
 	width, height int
 
 	firing map[string]bool // alerts on at the last count or change
