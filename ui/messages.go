@@ -165,7 +165,8 @@ func (m Model) onMessageExpired(e messageExpiredMsg) (tea.Model, tea.Cmd) {
 }
 
 // messageLines is the message shown, wrapped to w cells on at most max
-// lines; the last ends in "…" when it was cut (:messages has it whole).
+// lines; the last ends in "… (:messages)" when it was cut: the list has it
+// whole.
 func (m Model) messageLines(w, maxLines int) []string {
 	if m.flash == "" || w <= 0 || maxLines <= 0 {
 		return nil
@@ -178,7 +179,8 @@ func (m Model) messageLines(w, maxLines int) []string {
 	lines := strings.Split(ansi.Wrap(text, w, ""), "\n")
 	if len(lines) > maxLines {
 		rest := strings.Join(lines[maxLines-1:], " ")
-		lines = append(lines[:maxLines-1], ansi.Truncate(rest, max(w-1, 0), "")+inert.Ellipsis)
+		const more = inert.Ellipsis + " (:messages)"
+		lines = append(lines[:maxLines-1], ansi.Truncate(rest, max(w-lipgloss.Width(more), 0), "")+more)
 	}
 	for i, l := range lines {
 		lines[i] = fitLine(st.Render(l), w)

@@ -185,3 +185,25 @@ func TestErrorMessageNotMaskedAsSecret(t *testing.T) {
 		t.Fatalf("a token in an error is shown:\n%s", got)
 	}
 }
+
+// A message longer than the lines it may take ends "… (:messages)", and
+// the list has it whole.
+func TestOverlongMessagePointsToTheList(t *testing.T) {
+	m := offline(t, 80, 24)
+	long := strings.Repeat("the task still runs: stop it by hand with the command given ", 12) + "END"
+	m.setFlash(long, true)
+	rows := terminalRows(t, m)
+	if !strings.HasSuffix(strings.TrimRight(rows[23], " "), "… (:messages)") {
+		t.Fatalf("the cut is not marked:\n%s", strings.Join(rows[16:], "\n"))
+	}
+	if !strings.HasPrefix(rows[0], " 1 Sess") || !strings.HasPrefix(rows[1], "Sessions") || !strings.Contains(rows[18], "env dev │ the task") {
+		t.Fatalf("the message took more than its lines:\n%s", strings.Join(rows, "\n"))
+	}
+	m, _ = runLine(t, m, "messages")
+	for range 5 {
+		m, _ = press(t, m, "G")
+	}
+	if got := squash(strings.ReplaceAll(strings.Join(terminalRows(t, m), ""), "│", "")); !strings.Contains(got, "givenEND") {
+		t.Fatalf(":messages does not have the end of it:\n%s", strings.Join(terminalRows(t, m), "\n"))
+	}
+}

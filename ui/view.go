@@ -76,10 +76,10 @@ func (m Model) render() string {
 		case free && lipgloss.Width(inert.String(m.flash)) <= w:
 			foot = m.messageLines(w, 1)[0]
 		case free && iw < w/2:
-			// Two lines, and up to two of the pane's last ones above
+			// Two lines, and up to four of the pane's last ones above
 			// them when a message needs them (a release's StopTask
 			// result at 80 columns); longer still, :messages has it.
-			msg := m.messageLines(w-iw, 2+min(2, ph/5))
+			msg := m.messageLines(w-iw, 2+min(4, ph/4))
 			msg[0] = m.ctx.Theme.StatusBar.Render(id+sep) + msg[0]
 			for k := 1; k < len(msg); k++ {
 				msg[k] = strings.Repeat(" ", iw) + msg[k]
