@@ -122,9 +122,9 @@ func TestASignalDuringAWriteFinishesIt(t *testing.T) {
 			item := data.Item{
 				"sessionId": &types.AttributeValueMemberS{Value: id}, "projectId": &types.AttributeValueMemberS{Value: "proj-quit"},
 				"status": &types.AttributeValueMemberS{Value: "RUNNING"}, "internalStatus": &types.AttributeValueMemberS{Value: "READY"},
-				"createdAt": &types.AttributeValueMemberS{Value: now.Add(-time.Hour).Format(time.RFC3339)},
-				"updatedAt": &types.AttributeValueMemberS{Value: now.Add(-time.Minute).Format(time.RFC3339)},
-				"expiresAt": &types.AttributeValueMemberN{Value: fmt.Sprint(now.Add(time.Hour).Unix())},
+				"createdAt":  &types.AttributeValueMemberS{Value: now.Add(-time.Hour).Format(time.RFC3339)},
+				"updatedAt":  &types.AttributeValueMemberS{Value: now.Add(-time.Minute).Format(time.RFC3339)},
+				"expiresAt":  &types.AttributeValueMemberN{Value: fmt.Sprint(now.Add(time.Hour).Unix())},
 				"ecsTaskArn": &types.AttributeValueMemberS{Value: task},
 			}
 			if _, err := conn.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(tables.Name(data.TableSessions)), Item: item}); err != nil {
