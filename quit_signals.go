@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"golang.org/x/sys/unix"
 
 	"opsdeck/ui"
 )
@@ -39,7 +40,7 @@ func watchQuitSignals(cancel context.CancelFunc) *quitSignals {
 	signal.Notify(q.ch, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	go func() {
 		for s := range q.ch {
-			q.request(s.(syscall.Signal).String())
+			q.request(unix.SignalName(s.(syscall.Signal)))
 		}
 	}()
 	return q
@@ -52,8 +53,8 @@ func (q *quitSignals) attach(send func(tea.Msg)) {
 	q.mu.Unlock()
 }
 
-// request asks for the session to end, because of why ("terminated",
-// "hangup", "terminal closed").
+// request asks for the session to end, because of why ("SIGTERM",
+// "SIGHUP", "terminal closed").
 func (q *quitSignals) request(why string) {
 	q.mu.Lock()
 	send, armed := q.send, q.armed

@@ -71,14 +71,14 @@ func (m Model) requestQuit(signal string) (tea.Model, tea.Cmd) {
 			// A second signal: the sender insists.
 			return m.abandonWrites()
 		}
-		m.setFlash(drainHint(n, m.act.drain.signal), false)
+		m.showDrain(n)
 		return m, nil
 	}
 	m.act.drain = &quitDrain{signal: signal}
 	if d, ok := m.dialog.(*bulkDialog); ok && d.Running() {
 		d.stopping = true // no row after the current one
 	}
-	m.setFlash(drainHint(n, signal), false)
+	m.showDrain(n)
 	if signal == "" {
 		return m, nil
 	}
@@ -91,8 +91,15 @@ func (m Model) drainKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(k, m.ctx.Keys.Cancel) {
 		return m.abandonWrites()
 	}
-	m.setFlash(drainHint(max(m.writesInFlight(), 1), m.act.drain.signal), false)
+	m.showDrain(max(m.writesInFlight(), 1))
 	return m, nil
+}
+
+// showDrain says what the quit waits for, whole in the footer too: the
+// operator must see how to abandon it.
+func (m *Model) showDrain(n int) {
+	m.setFlash(drainHint(n, m.act.drain.signal), false)
+	m.flashWide = true
 }
 
 // abandonWrites records every write still in flight as abandoned, then
