@@ -266,6 +266,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return next, cmd
 	case QuitMsg:
 		return m.requestQuit(msg.Signal)
+	case abandonedMsg:
+		return m.abandoned(msg)
 	case abandonWritesMsg:
 		if m.act.drain == nil || m.quitting {
 			return m, nil

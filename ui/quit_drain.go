@@ -37,6 +37,10 @@ type quitDrain struct {
 // abandonWritesMsg: the signal's grace is over.
 type abandonWritesMsg struct{}
 
+// abandonedMsg: the abandoned writes are on record (msgs: their lines'
+// messages); the console goes.
+type abandonedMsg struct{ msgs []string }
+
 // drainHint is the status bar's line while a quit waits.
 func drainHint(n int, signal string) string {
 	w := "write"
@@ -98,8 +102,12 @@ func (m Model) drainKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // showDrain says what the quit waits for, whole in the footer too: the
 // operator must see how to abandon it.
 func (m *Model) showDrain(n int) {
-	m.setFlash(drainHint(n, m.act.drain.signal), false)
+	hint := drainHint(n, m.act.drain.signal)
+	m.setFlash(hint, false)
 	m.flashWide = true
+	if d, ok := m.dialog.(*bulkDialog); ok && d.Running() {
+		d.quitNote = hint + " — no row after this one"
+	}
 }
 
 // abandonWrites records every write still in flight as abandoned, then
@@ -108,9 +116,17 @@ func (m Model) abandonWrites() (tea.Model, tea.Cmd) {
 	m.quitting = true
 	flights := m.act.run.flights
 	return m, func() tea.Msg {
-		_, _ = flights.Abandon() // an unwritable log already refuses every action
-		return tea.QuitMsg{}
+		msgs, _ := flights.Abandon() // an unwritable log already refuses every action
+		return abandonedMsg{msgs: msgs}
 	}
+}
+
+// abandoned quits, keeping what was abandoned for main to print.
+func (m Model) abandoned(msg abandonedMsg) (tea.Model, tea.Cmd) {
+	if len(msg.msgs) > 0 {
+		m.act.farewell = "abandoned at quit: " + strings.Join(msg.msgs, "; ")
+	}
+	return m, tea.Quit
 }
 
 // drained quits once a waiting quit has no write left (called after each
@@ -126,6 +142,7 @@ func (m Model) drained(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	return m, tea.Quit
 }
 
-// Farewell is the outcome of the write a quit waited for ("" when the quit
-// waited for none): main prints it after the terminal is given back.
+// Farewell is the outcome of the write a quit waited for, or what it
+// abandoned ("" when it waited for none): main prints it after the
+// terminal is given back.
 func (m Model) Farewell() string { return m.act.farewell }

@@ -165,6 +165,9 @@ func quitDuringWrite(t *testing.T, how string, rows int, end string) {
 		if len(attempt) != 32 || !slices.Contains(ids, es[0].Target) || es[0].Result != "unknown: "+msg {
 			t.Errorf("the abandoned write's line: %s %q", es[0].Target, es[0].Result)
 		}
+		if want := "abandoned at quit: " + msg; m.Farewell() != want {
+			t.Errorf("farewell %q, want %q", m.Farewell(), want)
+		}
 		close(hold.release)
 		<-pending // the write lands after all; nothing more is sent
 		if n := hold.updates.Load(); n != 1 {
