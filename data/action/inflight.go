@@ -101,14 +101,18 @@ func (f *Flights) Abandon() ([]string, error) {
 		r := fl.res
 		spec := r.Plan.Spec()
 		var err error
-		if fl.wrote {
+		switch {
+		case fl.wrote && spec.Then == nil:
+			// Its line is written and nothing follows: it is settled.
+			continue
+		case fl.wrote:
 			// The write happened and is on record; its step was cut short.
 			r.OK = true
 			r.Then = &StepResult{Step: spec.Then.Name, Err: errors.New(Abandoned),
 				Message: fmt.Sprintf("%s: %s; check it by hand", spec.Then.Title, Abandoned)}
 			msgs = append(msgs, r.Then.Message)
 			err = fl.exec.auditStep(r)
-		} else {
+		default:
 			r.Unknown = true
 			r.Message = fmt.Sprintf("%s %s: %s (attempt %s); check the row", spec.Title, clip(r.Plan.Target), Abandoned, r.Attempt)
 			msgs = append(msgs, r.Message)
