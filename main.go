@@ -14,12 +14,10 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -191,13 +189,17 @@ func start(f flags) error {
 
 	// One context for everything that runs behind the UI (the demo server,
 	// the simulator, the stream reader) and the UI itself. SIGTERM and
-	// SIGHUP cancel it so DynamoDB Local is stopped even when the terminal
+	// SIGHUP end it so DynamoDB Local is stopped even when the terminal
 	// goes away; so does SIGINT from outside (Ctrl-C typed is a key inside
-	// the UI). The program's own signal handler is off: on SIGTERM it would
-	// race this context, and when the context won, its blocked send hung
-	// the exit for good.
-	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	// the UI). Once the console runs, they first ask it to quit, so that a
+	// write in flight is finished or abandoned on record (quit_signals.go).
+	// The program's own signal handler is off: on SIGTERM it would race
+	// this context, and when the context won, its blocked send hung the
+	// exit for good.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	quitSig := watchQuitSignals(cancel)
+	defer quitSig.stop()
 
 	// The places the console can be: the start env now, any other on
 	// :env, :profile or :region (where.go).
@@ -346,10 +348,11 @@ func start(f flags) error {
 		// (terminal_in.go says why SIGHUP may never come).
 		opts = append(opts, tea.WithInput(newTerminalIn(in, func() {
 			fmt.Fprintln(logw, "terminal closed (its input ended): quitting")
-			cancel()
+			quitSig.request("terminal closed")
 		})))
 	}
 	p := tea.NewProgram(timedModel{Model: m, log: boot, procs: newProcs(boot.settled), screen: scr}, opts...)
+	quitSig.attach(p.Send)
 	scr.Follow(ctx, os.Stdout, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	if fullProfile != nil {
 		go func() {
@@ -368,6 +371,12 @@ func start(f flags) error {
 	// The terminal is given back now, before the readers are waited for.
 	if cerr := scr.Close(); cerr != nil {
 		fmt.Fprintf(logw, "terminal: %v\n", cerr)
+	}
+	if tm, ok := final.(timedModel); ok {
+		if um, ok := tm.Model.(ui.Model); ok && um.Farewell() != "" {
+			// The write a quit waited for: what it came to, on the terminal.
+			fmt.Fprintln(os.Stderr, "opsdeck: "+um.Farewell())
+		}
 	}
 	if path := os.Getenv("OPSDECK_MEMPROFILE"); path != "" {
 		// What the console holds at the end (its rows): the model is still

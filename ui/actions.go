@@ -42,6 +42,11 @@ type actionState struct {
 	busy uint64 // the single action in flight, 0 when none
 	// whole: the read of whole items an action key waits for, 0 when none.
 	whole uint64
+
+	// drain: a quit waits for the write in flight (quit_drain.go);
+	// farewell is that write's outcome, for main to print at exit.
+	drain    *quitDrain
+	farewell string
 }
 
 // actionRunner is everything an action's Cmd uses. It never changes after
@@ -56,6 +61,9 @@ type actionRunner struct {
 	now    func() time.Time
 
 	audit *auditHandle
+	// flights are the writes sent and not settled, of every connection
+	// of the session: a quit waits for them or abandons them on record.
+	flights *action.Flights
 }
 
 // auditHandle opens the audit log on first use and keeps it for every
@@ -69,7 +77,7 @@ type auditHandle struct {
 
 // reconnect is the runner for another connection, with the same audit log.
 func (r *actionRunner) reconnect(conn *data.Conn, store *data.Store, tables data.Tables, env string) *actionRunner {
-	return &actionRunner{conn: conn, store: store, tables: tables, env: env, now: r.now, audit: r.audit}
+	return &actionRunner{conn: conn, store: store, tables: tables, env: env, now: r.now, audit: r.audit, flights: r.flights}
 }
 
 // auditLog opens the audit log on first use. Safe for concurrent use.
@@ -103,7 +111,7 @@ func (r *actionRunner) executor() (*action.Executor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the audit log cannot be opened (%v); no action is taken without its audit line", err)
 	}
-	return &action.Executor{Conn: r.conn, Tables: r.tables, Audit: log, Env: r.env, Now: r.now}, nil
+	return &action.Executor{Conn: r.conn, Tables: r.tables, Audit: log, Env: r.env, Now: r.now, Flights: r.flights}, nil
 }
 
 // DefaultKeys is the default keymap with the action keys the declarations
@@ -163,7 +171,7 @@ func (m *Model) initActions(o Options) {
 		// Writes go where the reads come from.
 		conn = o.Store.Conn()
 	}
-	m.act.run = &actionRunner{conn: conn, store: o.Store, tables: m.ctx.Tables, env: m.env, now: o.Now, audit: &auditHandle{path: o.AuditPath}}
+	m.act.run = &actionRunner{conn: conn, store: o.Store, tables: m.ctx.Tables, env: m.env, now: o.Now, audit: &auditHandle{path: o.AuditPath}, flights: &action.Flights{}}
 	m.offerActions()
 }
 

@@ -24,7 +24,8 @@ type bulkDialog struct {
 	req         uint64
 	title       string
 	done, total int
-	stopping    bool // the operator asked to stop: no row after the current one
+	stopping    bool   // the operator asked to stop: no row after the current one
+	quitNote    string // a quit waits for the current row (quit_drain.go): what it says
 	finished    bool
 	sum         action.BulkSummary
 	theme       themes.Theme
@@ -90,7 +91,9 @@ func (d *bulkDialog) View(width, height int) string {
 		}
 		bar := progress.New(progress.WithWidth(max(inner-6, 5)), progress.WithColors(lipgloss.Color("#5FAFFF")))
 		body = append(body, bar.ViewAs(pct))
-		if d.stopping {
+		if d.quitNote != "" {
+			foot = append(foot, th.Warn.Render(inert.Line(d.quitNote, inner)))
+		} else if d.stopping {
 			foot = append(foot, th.Warn.Render(inert.Line("stopping after the current row…", inner)))
 		} else {
 			foot = append(foot, th.Muted.Render(inert.Line("rows are written one after another, each with its own guard — esc stops after the current row", inner)))
@@ -141,6 +144,9 @@ func indent(lines []string, pad string) []string {
 func (d *bulkDialog) Hints() string {
 	if d.finished {
 		return "esc/enter close · ↑/↓ scroll"
+	}
+	if d.quitNote != "" {
+		return d.quitNote
 	}
 	if d.stopping {
 		return "stopping after the current row…"

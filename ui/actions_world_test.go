@@ -62,8 +62,30 @@ func ecsStandIn() *httptest.Server {
 			_, _ = w.Write([]byte(`{"__type":"UnknownOperationException"}`))
 			return
 		}
+		ecsStops.Lock()
+		ecsStops.tasks = append(ecsStops.tasks, in.Task)
+		ecsStops.Unlock()
 		_ = json.NewEncoder(w).Encode(map[string]any{"task": map[string]any{"taskArn": in.Task, "desiredStatus": "STOPPED"}})
 	}))
+}
+
+// ecsStops records every task the stand-in was asked to stop.
+var ecsStops struct {
+	sync.Mutex
+	tasks []string
+}
+
+// stopsOf is how many StopTask named the task of session id.
+func stopsOf(id string) int {
+	ecsStops.Lock()
+	defer ecsStops.Unlock()
+	n := 0
+	for _, t := range ecsStops.tasks {
+		if t == taskArn(id) {
+			n++
+		}
+	}
+	return n
 }
 
 type actWorld struct {

@@ -66,7 +66,7 @@ func rootCommands() []command {
 		{CommandSpec: views.CommandSpec{Name: string(VerbMessages), Usage: ":messages"},
 			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { return m.openMessages() }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbQuit), Aliases: []string{"quit", "q!"}, Usage: ":q"},
-			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { m.quitting = true; return m, tea.Quit }},
+			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { return m.requestQuit("") }},
 		{CommandSpec: markSpec, root: runMark},
 		{CommandSpec: views.CommandSpec{Name: "goto", Usage: ":goto related|context|back (keys o, O, b)", Arg: views.ArgRequired,
 			Complete: func(views.Pane) []string { return []string{"related", "context", "back"} }},

@@ -12,11 +12,18 @@ import (
 // quits, and "1" in a filter never switches panes.
 func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := m.ctx.Keys
+	if m.act.drain != nil {
+		// A quit waits for a write: keys only abandon it (quit_drain.go).
+		return m.drainKey(k)
+	}
 	switch m.mode {
 	case modeDialog:
 		if m.dialog == nil {
 			m.mode = modeNormal
 			return m, nil
+		}
+		if d, ok := m.dialog.(*bulkDialog); ok && d.Running() && key.Matches(k, km.Quit) {
+			return m.requestQuit("")
 		}
 		return m.updateDialog(k)
 	case modeHelp:
@@ -52,8 +59,7 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case key.Matches(k, km.Quit):
-		m.quitting = true
-		return m, tea.Quit
+		return m.requestQuit("")
 	case key.Matches(k, km.Goto):
 		return m.gotoRelated()
 	case key.Matches(k, km.GotoContext):

@@ -268,7 +268,20 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.copied(msg)
 		return m, nil
 	case actionMsg:
-		return m.onActionMsg(msg)
+		next, cmd := m.onActionMsg(msg)
+		if nm, ok := next.(Model); ok {
+			return nm.drained(cmd)
+		}
+		return next, cmd
+	case QuitMsg:
+		return m.requestQuit(msg.Signal)
+	case abandonedMsg:
+		return m.abandoned(msg)
+	case abandonWritesMsg:
+		if m.act.drain == nil || m.quitting {
+			return m, nil
+		}
+		return m.abandonWrites()
 	case scanMsg:
 		return m.onScan(msg)
 	case exportStepMsg:

@@ -116,6 +116,12 @@ func launch(tb testing.TB, bin string, args ...string) *console {
 // at the end); "" for none.
 func launchProfiled(tb testing.TB, profile, bin string, args ...string) *console {
 	tb.Helper()
+	return launchEnv(tb, profile, nil, bin, args...)
+}
+
+// launchEnv is launchProfiled with env added to the clean environment.
+func launchEnv(tb testing.TB, profile string, env []string, bin string, args ...string) *console {
+	tb.Helper()
 	home := tb.TempDir()
 	c := &console{home: home, log: filepath.Join(home, "debug.log"), scr: NewScreen(cols, rows), done: make(chan struct{}), tb: tb}
 	ptm, tty, err := openPTY(cols, rows)
@@ -124,7 +130,7 @@ func launchProfiled(tb testing.TB, profile, bin string, args ...string) *console
 	}
 	c.ptm = ptm
 	c.cmd = exec.Command(bin, append([]string{"--debug-log", c.log}, args...)...)
-	c.cmd.Env = cleanEnv(home)
+	c.cmd.Env = append(cleanEnv(home), env...)
 	if profile != "" {
 		c.cmd.Env = append(c.cmd.Env, "OPSDECK_CPUPROFILE="+profile+".cpu", "OPSDECK_MEMPROFILE="+profile+".heap")
 	}

@@ -52,19 +52,43 @@ func TestActionsDocQuotesTheExactExpressions(t *testing.T) {
 
 // docSamples are items each action applies to, one per declared action.
 func docSamples(now time.Time) map[Kind]data.Item {
-	return map[Kind]data.Item{
-		ReleaseSession:      runningSession("s"),
-		RequeueEvent:        failedEvent("e", 3),
-		MarkEventDelivered:  failedEvent("e", 1),
-		UnstickEvent:        eventIn("retrying", 1)("e"),
-		MarkSandboxDeletion: allocatedSandbox("b", now),
-		ExpireSandbox:       expiredSandbox("b", now),
-		MarkRunFailed:       stuckRun("r", now.Add(-time.Hour)),
-		DeactivateAPIKey:    apiKey("k", "ACTIVE"),
-		ReactivateAPIKey:    apiKey("k", "INACTIVE"),
-		DeactivateProject:   project("p", "ACTIVE"),
-		ReactivateProject:   project("p", "INACTIVE"),
+	out := map[Kind]data.Item{}
+	for _, spec := range Specs() {
+		if it := sampleItem(spec.Kind, "s", now); it != nil {
+			out[spec.Kind] = it
+		}
 	}
+	return out
+}
+
+// sampleItem is an item with id id that action k applies to (nil for an
+// action with no sample yet).
+func sampleItem(k Kind, id string, now time.Time) data.Item {
+	switch k {
+	case ReleaseSession:
+		return sessionWithTask(id)
+	case RequeueEvent:
+		return failedEvent(id, 3)
+	case MarkEventDelivered:
+		return failedEvent(id, 1)
+	case UnstickEvent:
+		return eventIn("retrying", 1)(id)
+	case MarkSandboxDeletion:
+		return allocatedSandbox(id, now)
+	case ExpireSandbox:
+		return expiredSandbox(id, now)
+	case MarkRunFailed:
+		return stuckRun(id, now.Add(-time.Hour))
+	case DeactivateAPIKey:
+		return apiKey(id, "ACTIVE")
+	case ReactivateAPIKey:
+		return apiKey(id, "INACTIVE")
+	case DeactivateProject:
+		return project(id, "ACTIVE")
+	case ReactivateProject:
+		return project(id, "INACTIVE")
+	}
+	return nil
 }
 
 // sectionHeading is the "## " line that names the action in parentheses.

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
@@ -26,6 +27,10 @@ type Executor struct {
 	Audit  *AuditLog // nil: no audit log (tests that don't look at it)
 	Env    string
 	Now    func() time.Time // nil: time.Now
+	// Flights, when set, keeps each write from its sending to its last
+	// audit line, so that a console quitting can wait for it or abandon
+	// it on record (Flights.Abandon).
+	Flights *Flights
 }
 
 // Result is the outcome of one Execute.
@@ -96,6 +101,9 @@ func (r Result) Outcome() string {
 const (
 	recoveredOnRetry  = "response lost, the retry found this attempt's write on the item"
 	recoveredOnReread = "response lost, the item re-read after the error carries this attempt's write"
+	// recoveredUnreadable: an answer came (a 2xx, or an error DynamoDB
+	// did not name) but could not be read: cut short, garbled by a proxy.
+	recoveredUnreadable = "answer unreadable (HTTP %d), the item re-read after the error carries this attempt's write"
 )
 
 // rereadTimeout bounds the read that settles an ambiguous error. It runs
@@ -147,6 +155,11 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 	res.UpdateExpression, res.ConditionExpression = req.update, req.condition
 	res.Attempt = req.attempt
 	res.sent = &req
+	wrote, done, err := e.Flights.start(e, res)
+	if err != nil {
+		return fail(err)
+	}
+	defer done()
 
 	table := e.Tables.Name(p.Table)
 	var tries tryLog
@@ -176,14 +189,15 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 		res.Current = ccf.Item
 		res.Message = res.Refusal.Error()
 	case !tries.unanswered():
-		// Every try was answered with a refusal (throttling, validation,
-		// access denied) or never left (no connection): nothing was
-		// applied.
+		// Every try was answered with a clean refusal (throttling,
+		// validation, access denied: a 4xx whose error DynamoDB named) or
+		// never left (no connection): nothing was applied.
 		return fail(&data.OpError{Op: "UpdateItem", Table: table, Endpoint: e.Conn.Target(), Err: err})
 	default:
-		// A try may have reached DynamoDB without its answer reaching us
-		// (a reset or timeout after sending, a 5xx): read the item back
-		// and look for this attempt's token before saying anything.
+		// A try may have reached DynamoDB without a readable answer
+		// reaching us (a reset or timeout after sending, a 5xx, a 2xx
+		// cut short or garbled on the way): read the item back and look
+		// for this attempt's token before saying anything.
 		opErr := &data.OpError{Op: "UpdateItem", Table: table, Endpoint: e.Conn.Target(), Err: err}
 		item, readErr := e.reread(ctx, table, p.Key)
 		res.Err = opErr
@@ -191,7 +205,11 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 		switch {
 		case readErr == nil && carriesAttempt(item, req.attempt):
 			res.Err, res.Unknown = nil, false
-			res.recovered(item, recoveredOnReread)
+			how := recoveredOnReread
+			if code := tries.unreadableStatus(); code != 0 {
+				how = fmt.Sprintf(recoveredUnreadable, code)
+			}
+			res.recovered(item, how)
 		case readErr == nil:
 			// Not applied as of the read; but the unanswered try may
 			// still be on its way, and its guard holds on this item as
@@ -206,6 +224,7 @@ func (e *Executor) Execute(ctx context.Context, p Plan) Result {
 		}
 	}
 	res.AuditErr = e.audit(res)
+	wrote()
 	if res.OK && p.spec.Then != nil {
 		res.Then = e.then(ctx, p, res.Current)
 		if err := e.auditStep(res); res.AuditErr == nil {
@@ -235,19 +254,31 @@ func (e *Executor) then(ctx context.Context, p Plan, written data.Item) *StepRes
 
 // tryLog watches each try the SDK makes of one request (the retry loop runs
 // them all through the deserialize step) and remembers whether any of them
-// went unanswered: no HTTP response at all (the SDK then reports status 0),
-// or a 5xx, after which DynamoDB may or may not have applied the write.
-// Tries answered with a 4xx were refused before anything was applied, and
-// a try that could not connect (a dial error) never left.
+// may have been applied without a readable answer saying so: no HTTP
+// response at all (the SDK then reports status 0), a 5xx, after which
+// DynamoDB may or may not have applied the write, or an answer that could
+// not be read — a 2xx cut short or garbled on the way (the write was
+// applied), or an error DynamoDB did not name (a proxy's page). Only a
+// clean refusal — a 4xx carrying DynamoDB's error code (throttling,
+// validation, access denied, a failed condition) — says nothing was
+// applied; so does a try that could not connect (a dial error), which
+// never left.
 type tryLog struct {
-	mu       sync.Mutex
-	noAnswer bool
+	mu         sync.Mutex
+	noAnswer   bool
+	unreadable int // the status of the last try answered unreadably (0: none)
 }
 
 func (t *tryLog) unanswered() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.noAnswer
+}
+
+func (t *tryLog) unreadableStatus() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.unreadable
 }
 
 // watch is a per-call option of UpdateItem.
@@ -257,15 +288,42 @@ func (t *tryLog) watch(o *dynamodb.Options) {
 			func(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
 				out, md, err := next.HandleDeserialize(ctx, in)
 				if err != nil && !neverSent(err) {
-					if resp, ok := out.RawResponse.(*smithyhttp.Response); !ok || resp == nil || resp.Response == nil || resp.StatusCode < 100 || resp.StatusCode >= 500 {
-						t.mu.Lock()
-						t.noAnswer = true
-						t.mu.Unlock()
-					}
+					t.record(out.RawResponse, err)
 				}
 				return out, md, err
 			}), middleware.Before)
 	})
+}
+
+// record files one failed try.
+func (t *tryLog) record(raw any, err error) {
+	resp, ok := raw.(*smithyhttp.Response)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case !ok || resp == nil || resp.Response == nil || resp.StatusCode < 100 || resp.StatusCode >= 500:
+		t.noAnswer = true
+	case resp.StatusCode >= 400 && cleanRefusal(err):
+		// Refused before anything was applied.
+	default:
+		t.noAnswer = true
+		t.unreadable = resp.StatusCode
+	}
+}
+
+// cleanRefusal reports whether err is an error DynamoDB named, read whole
+// from its answer: only then does a 4xx say the write was not applied.
+func cleanRefusal(err error) bool {
+	var de *smithy.DeserializationError
+	if errors.As(err, &de) {
+		return false
+	}
+	var ae smithy.APIError
+	if !errors.As(err, &ae) {
+		return false
+	}
+	code := ae.ErrorCode()
+	return code != "" && code != "UnknownError"
 }
 
 // neverSent reports whether a try failed before a connection was made, so

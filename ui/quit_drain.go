@@ -1,0 +1,149 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Quitting with a write in flight. The write was confirmed and sent: if the
+// console went at once, the write could land after it with no audit line,
+// and a release's StopTask would never be sent. So a quit — q, :q, or
+// SIGTERM/SIGHUP/SIGINT from outside (main sends QuitMsg) — first finishes
+// the write: its answer, its read-back, its step after the write and its
+// audit lines, each within its own deadline. ctrl+c (or a second signal)
+// gives it up knowingly instead: each write still in flight gets an audit
+// line saying its outcome is unknown, abandoned at quit, with its attempt
+// token, and the console goes. A marked-rows run stops after the current
+// row, as esc stops it.
+
+// QuitMsg asks the console to quit. main sends it on SIGTERM, SIGHUP and
+// SIGINT, and when the terminal goes away; Signal names the cause.
+type QuitMsg struct{ Signal string }
+
+// SignalGrace is how long a quit by signal waits for a write in flight
+// before abandoning it: whoever sent the signal expects the console gone
+// within seconds, and may follow up with SIGKILL, which no line survives.
+const SignalGrace = 5 * time.Second
+
+// quitDrain is the state of a quit waiting for writes.
+type quitDrain struct {
+	signal string // "" for q / :q
+}
+
+// abandonWritesMsg: the signal's grace is over.
+type abandonWritesMsg struct{}
+
+// abandonedMsg: the abandoned writes are on record (msgs: their lines'
+// messages); the console goes.
+type abandonedMsg struct{ msgs []string }
+
+// drainHint is the status bar's line while a quit waits.
+func drainHint(n int, signal string) string {
+	w := "write"
+	if n != 1 {
+		w = "writes"
+	}
+	s := fmt.Sprintf("finishing %d %s… (ctrl+c again to abandon)", n, w)
+	if signal != "" {
+		s = fmt.Sprintf("%s: finishing %d %s… (ctrl+c again to abandon; abandoned in %s)", signal, n, w, SignalGrace)
+	}
+	return s
+}
+
+// writesInFlight is how many writes a quit must wait for: actions run one
+// write at a time (a bulk run too, row after row).
+func (m Model) writesInFlight() int {
+	if m.act.busy != 0 {
+		return 1
+	}
+	return 0
+}
+
+// requestQuit quits, or waits for the write in flight first.
+func (m Model) requestQuit(signal string) (tea.Model, tea.Cmd) {
+	n := m.writesInFlight()
+	if n == 0 {
+		m.quitting = true
+		return m, tea.Quit
+	}
+	if m.act.drain != nil {
+		if signal != "" {
+			// A second signal: the sender insists.
+			return m.abandonWrites()
+		}
+		m.showDrain(n)
+		return m, nil
+	}
+	m.act.drain = &quitDrain{signal: signal}
+	if d, ok := m.dialog.(*bulkDialog); ok && d.Running() {
+		d.stopping = true // no row after the current one
+	}
+	m.showDrain(n)
+	if signal == "" {
+		return m, nil
+	}
+	return m, m.ctx.After(SignalGrace, abandonWritesMsg{})
+}
+
+// drainKey is every key while a quit waits: ctrl+c abandons; the rest only
+// repeat what is going on.
+func (m Model) drainKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if key.Matches(k, m.ctx.Keys.Cancel) {
+		return m.abandonWrites()
+	}
+	m.showDrain(max(m.writesInFlight(), 1))
+	return m, nil
+}
+
+// showDrain says what the quit waits for, whole in the footer too: the
+// operator must see how to abandon it.
+func (m *Model) showDrain(n int) {
+	hint := drainHint(n, m.act.drain.signal)
+	// Pending: it stays on the message line (whole, its own line) until
+	// the write's answer replaces it.
+	m.setPending(hint, true)
+	if d, ok := m.dialog.(*bulkDialog); ok && d.Running() {
+		d.quitNote = hint + " — no row after this one"
+	}
+}
+
+// abandonWrites records every write still in flight as abandoned, then
+// quits.
+func (m Model) abandonWrites() (tea.Model, tea.Cmd) {
+	m.quitting = true
+	flights := m.act.run.flights
+	return m, func() tea.Msg {
+		msgs, _ := flights.Abandon() // an unwritable log already refuses every action
+		return abandonedMsg{msgs: msgs}
+	}
+}
+
+// abandoned quits, keeping what was abandoned for main to print.
+func (m Model) abandoned(msg abandonedMsg) (tea.Model, tea.Cmd) {
+	if len(msg.msgs) > 0 {
+		m.act.farewell = "abandoned at quit: " + strings.Join(msg.msgs, "; ")
+	}
+	return m, tea.Quit
+}
+
+// drained quits once a waiting quit has no write left (called after each
+// action message); cmd is what the message asked for otherwise.
+func (m Model) drained(cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	if m.act.drain == nil || m.writesInFlight() > 0 || m.quitting {
+		return m, cmd
+	}
+	// What the write came to is in the audit log; the last line of the
+	// status bar is kept for main to print once the screen is gone.
+	m.quitting = true
+	m.act.farewell = strings.TrimSpace(m.flash)
+	return m, tea.Quit
+}
+
+// Farewell is the outcome of the write a quit waited for, or what it
+// abandoned ("" when it waited for none): main prints it after the
+// terminal is given back.
+func (m Model) Farewell() string { return m.act.farewell }
