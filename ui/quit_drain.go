@@ -105,7 +105,8 @@ func (m *Model) showDrain(n int) {
 	hint := drainHint(n, m.act.drain.signal)
 	// Pending: it stays on the message line (whole, its own line) until
 	// the write's answer replaces it.
-	m.setPending(hint, true)
+	// the same hint again (a key pressed while waiting) is not logged twice.
+	m.setPending(hint, m.flash != maskText(hint))
 	if d, ok := m.dialog.(*bulkDialog); ok && d.Running() {
 		d.quitNote = hint + " — no row after this one"
 	}
