@@ -145,9 +145,10 @@ func idleReader(t *testing.T, n int, rate Rate, o Options) *shardReader {
 // busy one PollInterval; a table nothing needs is read slowly.
 func TestIdleCostIsFlatInShards(t *testing.T) {
 	o := Options{}
+	now := time.Now()
 	for _, n := range []int{1, 3, 10, 100, 1000} {
 		s := idleReader(t, n, RateFull, o)
-		g := s.idleGap()
+		g := s.idleGap(now)
 		if rate := float64(n) / g.Seconds(); rate > 2.0001 {
 			t.Errorf("%d idle shards: one poll every %v each = %.2f calls/s for the table, over 2", n, g, rate)
 		}
@@ -157,22 +158,22 @@ func TestIdleCostIsFlatInShards(t *testing.T) {
 	}
 	s := idleReader(t, 1, RateFull, o)
 	s.busy = true
-	if g := s.gap(); g != 250*time.Millisecond {
+	if g := s.gap(now); g != 250*time.Millisecond {
 		t.Errorf("busy shard: %v between polls, want 250ms", g)
 	}
 	// A shard of a big table that delivered a moment ago and then found
 	// nothing keeps its own backoff, not the table's share (500 s here).
 	warm := idleReader(t, 1000, RateFull, o)
-	warm.idle, warm.lastBusy = 1, time.Now()
-	if g := warm.idleGap(); g > 600*time.Millisecond {
+	warm.idle, warm.lastBusy = 1, now
+	if g := warm.idleGap(now); g > 600*time.Millisecond {
 		t.Errorf("a shard busy a moment ago waits %v after one empty poll, want ≤ 500ms (+jitter)", g)
 	}
 	slow := idleReader(t, 1, RateSlow, o)
-	if g := slow.idleGap(); g < 10*time.Second {
+	if g := slow.idleGap(now); g < 10*time.Second {
 		t.Errorf("slow table: %v between polls, want ≥ 10s", g)
 	}
 	slow.busy = true
-	if g := slow.gap(); g < 10*time.Second {
+	if g := slow.gap(now); g < 10*time.Second {
 		t.Errorf("busy shard of a slow table: %v between polls, want ≥ 10s", g)
 	}
 	if c := slow.class(); c != classSlow {

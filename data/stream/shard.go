@@ -149,7 +149,7 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 				s.tr.health.ok(s.id)
 				// Spread the first polls of many shards over their idle
 				// pace instead of polling them all at once.
-				next = callStart.Add(time.Duration(rand.Int64N(int64(s.idleGap()) + 1)))
+				next = callStart.Add(time.Duration(rand.Int64N(int64(s.idleGap(callStart)) + 1)))
 				continue
 			}
 		}
@@ -198,25 +198,29 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 		retryNow = 0
 		s.lastOK = time.Now()
 		s.tr.health.ok(s.id)
-		n := s.deliver(out.Records)
+		s.deliver(out.Records)
 		s.iter = out.NextShardIterator
 		if s.iter == nil || *s.iter == "" {
 			return s.end(endClosed, nil)
 		}
-		if len(out.Records) >= int(limit) {
-			// A full batch: more is waiting, read on as soon as allowed.
-			s.busy, s.idle, s.lastBusy = true, 0, callStart
-			next = callStart.Add(s.t.opts.shardGap())
-			continue
-		}
-		if n > 0 || len(out.Records) > 0 {
-			s.busy, s.idle, s.lastBusy = true, 0, callStart
-		} else {
-			s.busy = false
-			s.idle++
-		}
-		next = callStart.Add(s.gap())
+		next = s.polled(callStart, len(out.Records), int(limit))
 	}
+}
+
+// polled records what a GetRecords started at at found (got records, of
+// limit asked for) and says when the shard is read next.
+func (s *shardReader) polled(at time.Time, got, limit int) time.Time {
+	if got == 0 {
+		s.busy = false
+		s.idle++
+		return at.Add(s.gap(at))
+	}
+	s.busy, s.idle, s.lastBusy = true, 0, at
+	if got >= limit {
+		// A full batch: more is waiting, read on as soon as allowed.
+		return at.Add(s.t.opts.shardGap())
+	}
+	return at.Add(s.gap(at))
 }
 
 // class is the reader's place in the console budget's queue.
@@ -230,9 +234,9 @@ func (s *shardReader) class() class {
 	return classIdle
 }
 
-// gap is the pause after a poll, from the shard's activity and the table's
-// rate.
-func (s *shardReader) gap() time.Duration {
+// gap is the pause after a poll at now, from the shard's activity and the
+// table's rate.
+func (s *shardReader) gap(now time.Time) time.Duration {
 	o := s.t.opts
 	if s.busy {
 		if s.tr.currentRate() != RateFull {
@@ -240,7 +244,7 @@ func (s *shardReader) gap() time.Duration {
 		}
 		return o.PollInterval
 	}
-	return s.idleGap()
+	return s.idleGap(now)
 }
 
 // idleGap is the pause of an idle shard: doubling from PollInterval to
@@ -248,7 +252,7 @@ func (s *shardReader) gap() time.Duration {
 // short that the table's idle shards together pass TableIdleRate (a tenth
 // of it for a table read slowly), with a little jitter (only ever longer)
 // so many shards do not poll in step.
-func (s *shardReader) idleGap() time.Duration {
+func (s *shardReader) idleGap(now time.Time) time.Duration {
 	o := s.t.opts
 	g := o.PollInterval << min(max(s.idle, 1), 8)
 	g = min(g, o.IdlePollMax)
@@ -257,7 +261,7 @@ func (s *shardReader) idleGap() time.Duration {
 		g = max(g, o.SlowPollInterval)
 		rate /= 10
 	}
-	if s.lastBusy.IsZero() || time.Since(s.lastBusy) >= warmFor {
+	if s.lastBusy.IsZero() || now.Sub(s.lastBusy) >= warmFor {
 		share := time.Duration(float64(s.tr.openShards()) / rate * float64(time.Second))
 		g = max(g, share)
 	}
@@ -278,7 +282,7 @@ func (s *shardReader) waitTurn(ctx context.Context, next *time.Time, last time.T
 				return false
 			case <-s.wake:
 				if !last.IsZero() && s.tr.currentRate() != RateOff {
-					*next = last.Add(s.gap())
+					*next = last.Add(s.gap(time.Now()))
 				}
 				continue
 			}
@@ -295,7 +299,7 @@ func (s *shardReader) waitTurn(ctx context.Context, next *time.Time, last time.T
 			return true
 		case <-s.wake:
 			if !last.IsZero() {
-				if n := last.Add(s.gap()); n.Before(*next) {
+				if n := last.Add(s.gap(time.Now())); n.Before(*next) {
 					*next = n
 				}
 			}
