@@ -13,9 +13,11 @@
 //
 // The read budget, so that cost follows changes, not shards: a shard that
 // delivered on its last poll is polled every PollInterval (250 ms; again as
-// soon as allowed after a full batch); an idle one backs off, doubling to
-// IdlePollMax (1.5 s), and the idle shards of one table together make at
-// most TableIdleRate (2) calls a second whatever their number. Tables no
+// soon as allowed after a full batch), and keeps that pace for holdFast
+// (3 s) after its last record, since writes come in bursts a second or so
+// apart; then it backs off, doubling to IdlePollMax (1.5 s), and the idle
+// shards of one table together make at most TableIdleRate (2) calls a
+// second whatever their number. Tables no
 // pane needs (Tailer.SetDemand) are read every SlowPollInterval (10 s), or
 // not at all with Background RateOff ("paused", resuming where they
 // stopped). Every GetRecords and GetShardIterator of the console takes a

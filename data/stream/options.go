@@ -10,8 +10,8 @@ import (
 // Options tune a Tailer. The zero value is usable.
 //
 // The read budget (see README "Live tail: what it costs"): a shard that
-// delivers is polled every PollInterval; an idle one backs off, doubling
-// up to IdlePollMax, and all idle shards of a table together make at most
+// delivers is polled every PollInterval, and for 3 s after its last record
+// (holdFast); then it backs off, doubling up to IdlePollMax, and all idle shards of a table together make at most
 // TableIdleRate calls a second whatever their number; a table nothing on
 // screen needs is read every SlowPollInterval (or not at all, Background);
 // and the whole console makes at most MaxCallsPerSecond stream reads,
@@ -23,8 +23,9 @@ type Options struct {
 	// 1.25s when the shards are shared with production consumers
 	// (Etiquette).
 	PollInterval time.Duration
-	// IdlePollMax caps the pause of a shard that had nothing to give: it
-	// doubles from PollInterval up to this. Default 1.5s, so a write to an
+	// IdlePollMax caps the pause of a shard that had nothing to give: once
+	// 3 s have passed since its last record, it doubles from PollInterval
+	// up to this. Default 1.5s, so a write to an
 	// idle table is on screen within 2 s.
 	IdlePollMax time.Duration
 	// TableIdleRate is how many GetRecords a second the idle shards of one
