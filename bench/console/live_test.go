@@ -80,8 +80,10 @@ func BenchmarkWriteToScreen(b *testing.B) {
 		name, bin := cb[0], cb[1]
 		b.Run(name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				w.runs++ // every run writes ids of its own…
-				writeToScreen(b, w, bin, w.runs, i) // …on the schedule of its iteration
+				// Every run writes ids of its own, on the schedule of its
+				// iteration (the same for every build).
+				w.runs++
+				writeToScreen(b, w, bin, w.runs, i)
 			}
 		})
 	}

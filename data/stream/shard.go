@@ -74,9 +74,9 @@ const warmFor = 15 * time.Second
 // bursts a second or so apart (a session's lifecycle, a batch of events):
 // backing off at the first empty poll made the next write wait up to
 // a second (issue 23: 0.2–1.2 s apart at random, 383 ms median and
-// 1,047 ms at worst on screen). It costs at most holdFast/PollInterval
-// (12) reads per burst, and nothing once idle: the idle budget starts
-// after warmFor.
+// 1,047 ms at worst on screen). It costs each shard that delivered at
+// most holdFast/PollInterval (12) reads after its last record, and nothing
+// once the table is idle: the idle budget still starts after warmFor.
 const holdFast = 3 * time.Second
 
 func (s *shardReader) position() position {
