@@ -205,8 +205,9 @@ const (
 	RunUploaded   = "UPLOADED"
 )
 
-// SandboxesPastWindow is the allocated sandboxes whose own window
-// (allocated_at + lab_duration_hours) ended before now. DynamoDB cannot
+// SandboxesPastWindow is the allocated sandboxes whose window
+// (allocated_at + lab_duration_hours, at most the broker's 4 hours:
+// Sandbox.AllocationWindow) ended before now. DynamoDB cannot
 // add an item's two attributes, so the count reads the allocated partition
 // of StatusIndex projecting just those two and tests each item here.
 func SandboxesPastWindow(now time.Time) Metric {

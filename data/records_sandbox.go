@@ -128,10 +128,32 @@ func (s Sandbox) LabWindow() (time.Duration, bool) {
 	return time.Duration(h * float64(time.Hour)), true
 }
 
-// AllocationDeadline is when the current allocation ends; ok is false when
-// that cannot be known (no allocation time, or no usable window).
-func (s Sandbox) AllocationDeadline() (time.Time, bool) {
+// BrokerMarkWindow is the Sandbox Broker's own window for marking an
+// allocation for deletion. The document's guard is `allocated_at >
+// :max_expiry` with `":max_expiry": … # now - 4 hours` ("Ensures only the
+// owner can mark within 4-hour window"; it fails on "Allocation expired
+// (older than 4 hours)"): the broker refuses a mark past four hours
+// whatever the item's lab_duration_hours says.
+const BrokerMarkWindow = 4 * time.Hour
+
+// AllocationWindow is how long an allocation stays within its window: the
+// item's own lab_duration_hours, but never more than the broker's 4-hour
+// mark window (past it the broker's API refuses the mark, so a longer lab
+// shown as "within" would offer a write the service itself refuses). ok is
+// false when the lab duration is unknown (see LabWindow).
+func (s Sandbox) AllocationWindow() (time.Duration, bool) {
 	w, ok := s.LabWindow()
+	if !ok {
+		return 0, false
+	}
+	return min(w, BrokerMarkWindow), true
+}
+
+// AllocationDeadline is when the current allocation's window ends
+// (AllocationWindow after allocated_at); ok is false when that cannot be
+// known (no allocation time, or no usable lab duration).
+func (s Sandbox) AllocationDeadline() (time.Time, bool) {
+	w, ok := s.AllocationWindow()
 	if s.AllocatedAt.IsZero() || !ok {
 		return time.Time{}, false
 	}
@@ -139,7 +161,7 @@ func (s Sandbox) AllocationDeadline() (time.Time, bool) {
 }
 
 // AllocationExpired reports whether an allocated sandbox is past its window
-// (allocated_at + its own lab_duration_hours < now). Sandboxes in any other
+// (allocated_at + AllocationWindow < now). Sandboxes in any other
 // status, never allocated, or whose window is unknown are not "expired".
 func (s Sandbox) AllocationExpired(now time.Time) bool {
 	if !strings.EqualFold(s.Status, SandboxAllocated) {

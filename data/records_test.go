@@ -214,10 +214,12 @@ func TestSandboxAllocationExpiredUsesItsOwnLabDuration(t *testing.T) {
 	if !s.AllocationExpired(baseTime.Add(121 * time.Minute)) {
 		t.Errorf("not expired after its 2 h window (the 4 h default must not apply)")
 	}
+	// Never past the broker's 4-hour mark window, whatever the lab says
+	// (the document's ":max_expiry": now - 4 hours).
 	eight := sandboxItem("b", "allocated", "track-1", alloc)
 	eight["lab_duration_hours"] = num(8)
-	if DecodeSandbox(eight).AllocationExpired(baseTime.Add(5 * time.Hour)) {
-		t.Errorf("an 8 h sandbox expired after 5 h")
+	if e := DecodeSandbox(eight); e.AllocationExpired(baseTime.Add(3*time.Hour+59*time.Minute)) || !e.AllocationExpired(baseTime.Add(4*time.Hour+time.Minute)) {
+		t.Errorf("an 8 h sandbox's window is not the broker's 4 h")
 	}
 	missing := sandboxItem("c", "allocated", "track-1", alloc)
 	delete(missing, "lab_duration_hours")

@@ -82,12 +82,13 @@ func seedSandboxes(g *gen, w *world) {
 	for range 12 {
 		w.add(data.TableSandboxes, sbxAvailable, sandboxItem(g, next(), sbxAvailable, "", 0))
 	}
-	// Allocations: every fourth one has outlived its own lab_duration_hours.
+	// Allocations: every fourth one has outlived its window (its own
+	// lab_duration_hours, at most the broker's four hours).
 	for i := range 12 {
 		track := fmt.Sprintf("track-%d", 101+i)
 		w.report.Tracks = appendUnique(w.report.Tracks, track)
 		hours := g.between(1, 8)
-		window := time.Duration(hours) * time.Hour
+		window := min(time.Duration(hours)*time.Hour, data.BrokerMarkWindow)
 		age := g.jitter(2*time.Minute, window-5*time.Minute)
 		if i%4 == 1 {
 			age = window + g.jitter(10*time.Minute, 20*time.Hour)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"opsdeck/data"
 )
@@ -77,8 +78,12 @@ func (s *Simulator) sandboxAllocate(ctx context.Context) (StepReport, error) {
 	return written(rep, ok, err)
 }
 
+// brokerWindowHours is the broker's mark window (data.BrokerMarkWindow).
+var brokerWindowHours = int64(data.BrokerMarkWindow / time.Hour)
+
 // sandboxMark is the owning track's POST /mark-for-deletion, inside the
-// allocation's own lab_duration_hours window. Allocations past their window
+// broker's window: its guard's ":max_expiry = now - 4 hours", never past the
+// allocation's own lab_duration_hours. Allocations past their window
 // are left for the operator (the console marks them expired).
 func (s *Simulator) sandboxMark(ctx context.Context) (StepReport, error) {
 	alloc, err := s.sandboxesIn(ctx, sbxAllocated, 50)
@@ -90,6 +95,7 @@ func (s *Simulator) sandboxMark(ctx context.Context) (StepReport, error) {
 	for _, it := range alloc {
 		at, ok1 := numAttr(it, "allocated_at")
 		h, ok2 := numAttr(it, "lab_duration_hours")
+		h = min(h, brokerWindowHours)
 		if simulated(it) && ok1 && ok2 && at > now-h*3600 && strAttr(it, "allocated_to_track") != "" {
 			candidates = append(candidates, it)
 		}
@@ -99,6 +105,7 @@ func (s *Simulator) sandboxMark(ctx context.Context) (StepReport, error) {
 	}
 	it := pick(s.g, candidates)
 	h, _ := numAttr(it, "lab_duration_hours")
+	h = min(h, brokerWindowHours)
 	rep := StepReport{Table: data.TableSandboxes, ID: strAttr(it, "sandbox_id"), Key: sandboxKey(it), From: sbxAllocated, To: sbxPendingDeletion}
 	names := map[string]string{"#status": "status"}
 	vals := Item{

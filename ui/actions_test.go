@@ -370,7 +370,7 @@ func TestDExpiresAnAllocationPastItsWindow(t *testing.T) {
 	m = selectRow(t, m, "sb-exp")
 	m, _ = press(t, m, "D")
 	out := stripANSI(m.Render())
-	if m.Mode() != "dialog" || !strings.Contains(out, "Expire sandbox allocation") || !strings.Contains(out, "the allocation is older than its lab duration (4h)") {
+	if m.Mode() != "dialog" || !strings.Contains(out, "Expire sandbox allocation") || !strings.Contains(out, "the allocation is older than its window (4h lab duration)") {
 		t.Fatalf("mode %s flash %q:\n%s", m.Mode(), m.Flash(), out)
 	}
 	m, _ = press(t, m, "y")

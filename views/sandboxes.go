@@ -11,8 +11,9 @@ import (
 )
 
 // Sandboxes lists the Sandbox Broker pool by status (default available), by
-// track or by idempotency key. An allocation past its own
-// lab_duration_hours window is marked "!" and its status reads "expired".
+// track or by idempotency key. An allocation past its
+// window (lab_duration_hours, at most the broker's 4 hours) is marked "!"
+// and its status reads "expired".
 type Sandboxes struct {
 	base
 	by, value string // by: "status", "track" or "key"

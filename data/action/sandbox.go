@@ -13,11 +13,11 @@ import (
 )
 
 // Sandboxes · Mark for deletion, with the broker's own guard: only the
-// owning track, only while allocated, only within the lab duration. The
-// broker's window is the item's lab_duration_hours, so the cutoff is
-// computed from the duration seen and the duration is pinned too: if
-// someone extended the lab, the cutoff we computed no longer applies.
-//
+// owning track, only while allocated, only within the window. The window
+// is the broker's four hours ("allocated_at > :max_expiry", ":max_expiry =
+// now - 4 hours"), shortened to the item's lab_duration_hours when that is
+// less (data.Sandbox.AllocationWindow); the duration seen is pinned, so a
+// lab changed since no longer matches the cutoff computed from it.
 
 func sandboxID(seen data.Item) string {
 	if id, ok := str(seen, "sandbox_id"); ok && id != "" {
@@ -33,7 +33,10 @@ func sandboxID(seen data.Item) string {
 type labReading struct {
 	allocatedAt int64   // unix seconds, as stored
 	hours       float64 // lab_duration_hours, as stored
-	window      int64   // the lab duration in whole seconds
+	// window is the allocation's window in whole seconds: the lab
+	// duration, at most the broker's 4-hour mark window.
+	window int64
+	capped bool // the broker's 4 hours, shorter than the lab duration
 }
 
 // Plausible unix seconds for an allocation: after 2000-01-01 and before the
@@ -84,7 +87,20 @@ func readLab(it data.Item, now time.Time) (labReading, string) {
 	if h <= 0 || h > maxLabHours {
 		return labReading{}, fmt.Sprintf("lab_duration_hours is %s; a lab lasts more than 0 and at most %d hours", show(hv), maxLabHours)
 	}
-	return labReading{allocatedAt: at, hours: h, window: int64(math.Round(h * 3600))}, ""
+	r := labReading{allocatedAt: at, hours: h, window: int64(math.Round(h * 3600))}
+	if broker := int64(data.BrokerMarkWindow / time.Second); r.window > broker {
+		r.window, r.capped = broker, true
+	}
+	return r, ""
+}
+
+// windowText names the window and where it comes from, for guards and
+// messages: "4h lab duration", or "4h broker window; lab_duration_hours 8".
+func (r labReading) windowText() string {
+	if r.capped {
+		return fmt.Sprintf("%gh broker window; lab_duration_hours %g", data.BrokerMarkWindow.Hours(), r.hours)
+	}
+	return fmt.Sprintf("%gh lab duration", r.hours)
 }
 
 func (r labReading) allocated() time.Time { return time.Unix(r.allocatedAt, 0) }
@@ -118,8 +134,8 @@ func checkMarkSandbox(seen data.Item, now time.Time, _ Options) error {
 		return errors.New(problem)
 	}
 	if !lab.within(now) {
-		return fmt.Errorf("allocation expired at %s (allocated %s, lab duration %gh); expire the allocation instead",
-			showTime(lab.expires(), now), showTime(lab.allocated(), now), lab.hours)
+		return fmt.Errorf("allocation expired at %s (allocated %s, %s); past it the broker refuses a mark, so D expires the allocation instead",
+			showTime(lab.expires(), now), showTime(lab.allocated(), now), lab.windowText())
 	}
 	return nil
 }
@@ -136,10 +152,10 @@ func buildMarkSandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options) 
 	allocated, owner := allocationGuards(b, seen, now)
 
 	fresh := b.cmp("allocated_at", ">", "max_expiry", nv(lab.cutoff(now)),
-		fmt.Sprintf("the allocation is younger than its lab duration (%gh)", lab.hours), FailExpired)
+		fmt.Sprintf("the allocation is younger than its window (%s)", lab.windowText()), FailExpired)
 	fresh.explain = func(it data.Item) string {
 		if r, problem := readLab(it, time.Time{}); problem == "" {
-			return fmt.Sprintf("allocation expired: allocated %s with a %gh lab duration, expired at %s", showTime(r.allocated(), now), r.hours, showTime(r.expires(), now))
+			return fmt.Sprintf("allocation expired: allocated %s with a %s, expired at %s", showTime(r.allocated(), now), r.windowText(), showTime(r.expires(), now))
 		}
 		return "allocation expired: allocated_at is " + show(it["allocated_at"])
 	}
@@ -192,8 +208,8 @@ func checkExpireSandbox(seen data.Item, now time.Time, _ Options) error {
 		return errors.New(problem)
 	}
 	if !lab.expired(now) {
-		return fmt.Errorf("the allocation is within its window until %s (allocated %s, lab duration %gh)",
-			showTime(lab.expires(), now), showTime(lab.allocated(), now), lab.hours)
+		return fmt.Errorf("the allocation is within its window until %s (allocated %s, %s)",
+			showTime(lab.expires(), now), showTime(lab.allocated(), now), lab.windowText())
 	}
 	return nil
 }
@@ -216,8 +232,10 @@ func allocationGuards(b *exprBuilder, seen data.Item, now time.Time) (allocated,
 }
 
 // Sandboxes · Expire allocation does what the broker's auto-expiry job
-// does, for when that job is down: an allocation past its window goes to
-// pending_deletion, for the cleanup job. The job's own selection is the
+// does, for when that job is down: an allocation past its window (the
+// same window as the mark's, so every allocation is offered exactly one of
+// the two, bar the cutoff second) goes to pending_deletion, for the
+// cleanup job. The job's own selection is the
 // condition: status = allocated AND allocated_at < cutoff; the owner and
 // the window are pinned as seen, so a re-allocation or an extended lab in
 // between makes the write fail.
@@ -229,10 +247,10 @@ func buildExpireSandbox(b *exprBuilder, seen data.Item, now time.Time, _ Options
 	allocated, owner := allocationGuards(b, seen, now)
 
 	expired := b.cmp("allocated_at", "<", "expired_before", nv(lab.cutoff(now)),
-		fmt.Sprintf("the allocation is older than its lab duration (%gh)", lab.hours), FailNotExpired)
+		fmt.Sprintf("the allocation is older than its window (%s)", lab.windowText()), FailNotExpired)
 	expired.explain = func(it data.Item) string {
 		if r, problem := readLab(it, time.Time{}); problem == "" {
-			return fmt.Sprintf("not expired: allocated %s with a %gh lab duration, expires at %s", showTime(r.allocated(), now), r.hours, showTime(r.expires(), now))
+			return fmt.Sprintf("not expired: allocated %s with a %s, expires at %s", showTime(r.allocated(), now), r.windowText(), showTime(r.expires(), now))
 		}
 		return "not expired: allocated_at is " + show(it["allocated_at"])
 	}

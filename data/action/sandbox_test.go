@@ -70,7 +70,7 @@ func TestMarkSandboxGuardClauses(t *testing.T) {
 		{name: "another track owns it", expr: "SET allocated_to_track = :v", values: data.Item{":v": S("track-456")}, noNames: true,
 			clause: "still allocated to track-123, as seen", why: FailDifferentOwner, msg: "not marked for deletion: different owner: now allocated to track-456 since "},
 		{name: "allocation expired while the dialog was open", later: 4 * time.Hour,
-			clause: "the allocation is younger than its lab duration (4h)", why: FailExpired, msg: "not marked for deletion: allocation expired: allocated … with a 4h lab duration, expired at "},
+			clause: "the allocation is younger than its window (4h lab duration)", why: FailExpired, msg: "not marked for deletion: allocation expired: allocated … with a 4h lab duration, expired at "},
 		{name: "re-allocated (new allocated_at)", expr: "SET allocated_at = :v", values: data.Item{":v": N(w.now.Add(-time.Minute).Unix())}, noNames: true,
 			clause: "allocated_at is still " + seenAt + ", as seen", why: FailChangedSinceSeen, msg: "changed since seen: allocated_at was " + seenAt + ", is now "},
 		{name: "lab extended", expr: "SET lab_duration_hours = :v", values: data.Item{":v": N(8)}, noNames: true,
@@ -116,7 +116,7 @@ func TestMarkSandboxNotApplicable(t *testing.T) {
 		{"own duration counts", func(it data.Item) {
 			it["allocated_at"] = N(now.Add(-90 * time.Minute).Unix())
 			it["lab_duration_hours"] = N(1)
-		}, "lab duration 1h"},
+		}, "1h lab duration"},
 		{"duration not a number", func(it data.Item) { it["lab_duration_hours"] = S("4") }, `lab_duration_hours is a string ("4"), not a number of hours`},
 		{"duration zero", func(it data.Item) { it["lab_duration_hours"] = N(0) }, "lab_duration_hours is 0; a lab lasts more than 0 and at most 8784 hours"},
 		// Beyond int64 and any float's whole range of hours: the message names
@@ -140,12 +140,80 @@ func TestMarkSandboxNotApplicable(t *testing.T) {
 			}
 		})
 	}
-	// A longer lab duration keeps an old allocation markable.
-	it := allocatedSandbox("sb-long", now)
-	it["allocated_at"] = N(now.Add(-5 * time.Hour).Unix())
-	it["lab_duration_hours"] = N(8)
-	if _, err := PlanFor(MarkSandboxDeletion, it, now, Options{}); err != nil {
-		t.Fatalf("8h lab allocated 5h ago: %v", err)
+}
+
+// The broker's mark window is four hours whatever lab_duration_hours says
+// (the document's guard: allocated_at > :max_expiry, ":max_expiry" = now -
+// 4 hours), and never longer than the lab. An 8h lab allocated 5h ago is
+// past the window: D plans the expiry (labelled as such), the mark is not
+// offered, and a mark written with the lab's own cutoff would be one the
+// broker's API refuses. Written against DynamoDB Local.
+func TestSandboxMarkWindowIsTheBrokersFourHours(t *testing.T) {
+	w := newWorld(t, data.TableSandboxes)
+	long := allocatedSandbox("sb-long", w.now)
+	at := w.now.Add(-5 * time.Hour).Unix()
+	long["allocated_at"], long["lab_duration_hours"] = N(at), N(8)
+	w.put(data.TableSandboxes, long)
+	seen := w.get(data.TableSandboxes, sandboxKey("sb-long"))
+
+	_, err := PlanFor(MarkSandboxDeletion, seen, w.now, Options{})
+	if err == nil || !strings.Contains(err.Error(), "4h broker window; lab_duration_hours 8") ||
+		!strings.Contains(err.Error(), "the broker refuses a mark, so D expires the allocation instead") {
+		t.Fatalf("mark of an 8h lab allocated 5h ago: %v, want refused past the broker's 4h window", err)
+	}
+	p, err := PlanFirst([]Kind{MarkSandboxDeletion, ExpireSandbox}, seen, w.now, Options{})
+	if err != nil || p.Kind != ExpireSandbox {
+		t.Fatalf("D plans %v (%v), want %s", p.Kind, err, ExpireSandbox)
+	}
+	if !avEqual(p.Values[":expired_before"], N(w.now.Add(-4*time.Hour).Unix())) {
+		t.Errorf(":expired_before = %v, want now - 4h (the broker's window, not the 8h lab)", p.Values[":expired_before"])
+	}
+	var shown []string
+	for _, g := range p.Guard {
+		shown = append(shown, g.Text)
+	}
+	if !strings.Contains(strings.Join(shown, "\n"), "older than its window (4h broker window; lab_duration_hours 8)") {
+		t.Errorf("the dialog's guard does not say which window: %q", shown)
+	}
+	if spec, _ := ExpireSandbox.Spec(); spec.Title != "Expire sandbox allocation" || !strings.Contains(spec.Note, "the broker refuses a mark") {
+		t.Errorf("expire is not labelled as the expiry path: %q / %q", spec.Title, spec.Note)
+	}
+	if r := w.exec.Execute(w.ctx, p); !r.OK {
+		t.Fatalf("expire: %s", r.Message)
+	}
+	if got := w.get(data.TableSandboxes, sandboxKey("sb-long")); attrS(t, got, "status") != "pending_deletion" {
+		t.Errorf("status after expiring: %v", got["status"])
+	}
+
+	// Within 4h of an 8h lab: the mark, with the broker's cutoff.
+	young := allocatedSandbox("sb-young", w.now)
+	young["allocated_at"], young["lab_duration_hours"] = N(w.now.Add(-3*time.Hour).Unix()), N(8)
+	w.put(data.TableSandboxes, young)
+	p = w.plan(MarkSandboxDeletion, sandboxKey("sb-young"), Options{})
+	if !avEqual(p.Values[":max_expiry"], N(w.now.Add(-4*time.Hour).Unix())) {
+		t.Errorf(":max_expiry = %v, want now - 4 hours as the document writes it", p.Values[":max_expiry"])
+	}
+	// The same plan sent two hours later (the dialog left open) is refused
+	// by DynamoDB on the window clause: 5h is past the broker's 4.
+	exec := *w.exec
+	exec.Now = func() time.Time { return w.now.Add(2 * time.Hour) }
+	expectGuardFailure(t, exec.Execute(w.ctx, p), "the allocation is younger than its window (4h broker window; lab_duration_hours 8)", FailExpired,
+		"not marked for deletion: allocation expired: allocated ")
+
+	// A lab shorter than four hours is its own limit.
+	short := allocatedSandbox("sb-short", w.now)
+	short["allocated_at"], short["lab_duration_hours"] = N(w.now.Add(-90*time.Minute).Unix()), N(1)
+	if _, err := PlanFor(MarkSandboxDeletion, short, w.now, Options{}); err == nil || !strings.Contains(err.Error(), "1h lab duration") {
+		t.Errorf("1h lab allocated 90 min ago: %v", err)
+	}
+
+	// The list's deadline and the Overview's past-window count use the
+	// same window as the actions.
+	if due, ok := data.DecodeSandbox(long).AllocationDeadline(); !ok || !due.Equal(time.Unix(at, 0).Add(4*time.Hour)) {
+		t.Errorf("deadline of the 8h lab = %v %v, want allocated_at + 4h", due, ok)
+	}
+	if !data.SandboxPastWindow(long, w.now) {
+		t.Errorf("the Overview does not count the 8h lab allocated 5h ago as past its window")
 	}
 }
 
@@ -250,7 +318,7 @@ func TestExpireSandboxGuardClauses(t *testing.T) {
 	p := w.plan(ExpireSandbox, sandboxKey("sb-exp-clock"), Options{})
 	exec := *w.exec
 	exec.Now = func() time.Time { return w.now.Add(-2 * time.Hour) }
-	expectGuardFailure(t, exec.Execute(w.ctx, p), "the allocation is older than its lab duration (4h)", FailNotExpired, "not expired: not expired: allocated ")
+	expectGuardFailure(t, exec.Execute(w.ctx, p), "the allocation is older than its window (4h lab duration)", FailNotExpired, "not expired: not expired: allocated ")
 }
 
 func TestExpireSandboxNotApplicable(t *testing.T) {

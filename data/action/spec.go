@@ -146,7 +146,7 @@ var specs = append([]Spec{
 		Key: "mark_deletion", DefaultKey: "D",
 		Title: "Expire sandbox allocation", Verb: "expire allocation", Done: "expired",
 		Dangerous: true,
-		Note:      "What the broker's auto-expiry job does when it runs: " + sandboxCleanupNote,
+		Note:      "Past its window (the broker's 4 hours, or a shorter lab_duration_hours) the broker refuses a mark, so this is what its auto-expiry job does: " + sandboxCleanupNote,
 		target:    sandboxID, check: checkExpireSandbox, build: buildExpireSandbox,
 	},
 	{
