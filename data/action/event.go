@@ -173,28 +173,80 @@ func buildDeliverEvent(b *exprBuilder, seen data.Item, now time.Time, _ Options)
 	return clauses, sets, changes, nil
 }
 
-// eventStamp reads the event's timestamp for the staleness check: the
-// attribute, an ISO 8601 UTC "Z" string as the service writes it (text
-// order is then time order, which is what lets DynamoDB compare it).
-func eventStamp(seen data.Item, now time.Time) (string, time.Time, error) {
-	v := seen["timestamp"]
-	raw, isS := str(seen, "timestamp")
+// stamp reads a time attribute of an event for the staleness check: an ISO
+// 8601 UTC "Z" string, as the service writes its times (text order is then
+// time order, which is what lets DynamoDB compare it with the cutoff).
+func stamp(seen data.Item, attr string, now time.Time) (string, time.Time, error) {
+	v := seen[attr]
+	raw, isS := str(seen, attr)
 	switch {
 	case v == nil:
-		return "", time.Time{}, errors.New("the event has no timestamp attribute, so opsdeck cannot tell how long it has been retrying")
+		return "", time.Time{}, fmt.Errorf("the event has no %s attribute, so opsdeck cannot tell how long it has been retrying", attr)
 	case !isS:
-		return "", time.Time{}, fmt.Errorf("timestamp is %s, not the ISO 8601 string the service writes", typed(v))
+		return "", time.Time{}, fmt.Errorf("%s is %s, not the ISO 8601 string the service writes", attr, typed(v))
 	}
 	at, _, err := data.ParseTime(raw)
 	switch {
 	case err != nil:
-		return "", time.Time{}, fmt.Errorf("timestamp is %s, not an ISO 8601 time", show(v))
+		return "", time.Time{}, fmt.Errorf("%s is %s, not an ISO 8601 time", attr, show(v))
 	case !utcStamp.MatchString(raw):
-		return "", time.Time{}, fmt.Errorf("timestamp %s is not a UTC timestamp ending in \"Z\" (as the service writes), so DynamoDB cannot compare it with the cutoff", show(v))
-	case at.After(now.Add(clockSkew)):
-		return "", time.Time{}, fmt.Errorf("timestamp %s is in the future; a clock is wrong, so opsdeck will not judge whether the event is stuck", show(v))
+		return "", time.Time{}, fmt.Errorf("%s %s is not a UTC timestamp ending in \"Z\" (as the service writes), so DynamoDB cannot compare it with the cutoff", attr, show(v))
+	case !now.IsZero() && at.After(now.Add(clockSkew)):
+		return "", time.Time{}, fmt.Errorf("%s %s is in the future; a clock is wrong, so opsdeck will not judge whether the event is stuck", attr, show(v))
 	}
 	return raw, at, nil
+}
+
+// retryTime is the attribute that carries the time of an event's latest
+// delivery attempt. The Triggers API's document writes none (its Pattern 6
+// sets status, retry_count and status#timestamp only); the worker that
+// does write one (the demo's, and opsdeck's former retry) calls it this.
+const retryTime = "last_retry_at"
+
+// stuckClock is the time "stuck" is judged from: the newest time the item
+// carries. That is its last retry when it records one, else the event's
+// own timestamp — and then the age is the event's, not the retry's: an
+// event retried a minute ago looks an hour old. attr says which it is, so
+// the dialog can say so.
+type stuckClock struct {
+	attr string    // "timestamp" or retryTime
+	raw  string    // the attribute's text, as stored
+	at   time.Time // its reading
+}
+
+func readStuckClock(seen data.Item, now time.Time) (stuckClock, error) {
+	raw, at, err := stamp(seen, "timestamp", now)
+	if err != nil {
+		return stuckClock{}, err
+	}
+	c := stuckClock{attr: "timestamp", raw: raw, at: at}
+	if seen[retryTime] == nil {
+		return c, nil
+	}
+	// A retry time that cannot be read is not ignored: it may be the
+	// newer one, and a live worker's event must not be judged by the
+	// older time.
+	rraw, rat, err := stamp(seen, retryTime, now)
+	if err != nil {
+		return stuckClock{}, err
+	}
+	if rat.After(at) {
+		c = stuckClock{attr: retryTime, raw: rraw, at: rat}
+	}
+	return c, nil
+}
+
+// what says which time the judgement uses, in the dialog's words.
+func (c stuckClock) what() string {
+	if c.attr == retryTime {
+		return "its last retry (" + retryTime + "), the newest time the item carries"
+	}
+	return "the event's own timestamp: the item carries no retry time, so this is the event's age, not the time since its last retry"
+}
+
+// age is how long ago the clock's time was, for messages.
+func (c stuckClock) age(now time.Time) time.Duration {
+	return max(now.Sub(c.at), 0).Truncate(time.Second)
 }
 
 func checkUnstickEvent(seen data.Item, now time.Time, o Options) error {
@@ -204,25 +256,47 @@ func checkUnstickEvent(seen data.Item, now time.Time, o Options) error {
 	if _, err := retryCount(seen); err != nil {
 		return err
 	}
-	raw, at, err := eventStamp(seen, now)
+	if err := requireScalar(seen, retryTime); err != nil {
+		return err
+	}
+	c, err := readStuckClock(seen, now)
 	if err != nil {
 		return err
 	}
-	if raw >= cutoffText(raw, now.Add(-o.StuckRetry)) {
-		return fmt.Errorf("the event is %s old; only events retrying for more than %s count as stuck", max(now.Sub(at), 0).Truncate(time.Second), o.StuckRetry)
+	if c.raw >= cutoffText(c.raw, now.Add(-o.StuckRetry)) {
+		if c.attr == retryTime {
+			return fmt.Errorf("the event was last retried %s ago (%s %s); only events retrying for more than %s count as stuck",
+				c.age(now), retryTime, show(seen[retryTime]), o.StuckRetry)
+		}
+		return fmt.Errorf("the event is %s old (its timestamp; the item carries no retry time); only events retrying for more than %s count as stuck",
+			c.age(now), o.StuckRetry)
 	}
 	return nil
 }
 
 func buildUnstickEvent(b *exprBuilder, seen data.Item, now time.Time, o Options) ([]Clause, []setOp, []Change, error) {
-	raw, _ := str(seen, "timestamp")
-	old := b.cmp("timestamp", "<", "stuck_before", sv(cutoffText(raw, now.Add(-o.StuckRetry))),
-		fmt.Sprintf("the event is more than %s old", o.StuckRetry), FailNotStale)
+	// The clock is read as at plan time; the future-time check is
+	// PlanFor's (an accepted plan is not refused later for it).
+	c, err := readStuckClock(seen, time.Time{})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	text := fmt.Sprintf("the event is more than %s old, judged by %s", o.StuckRetry, c.what())
+	if c.attr == retryTime {
+		text = fmt.Sprintf("the last retry is more than %s ago, judged by %s", o.StuckRetry, c.what())
+	}
+	old := b.cmp(c.attr, "<", "stuck_before", sv(cutoffText(c.raw, now.Add(-o.StuckRetry))), text, FailNotStale)
+	old.explain = func(it data.Item) string {
+		return fmt.Sprintf("not stuck: %s is %s, less than %s before now", c.attr, show(it[c.attr]), o.StuckRetry)
+	}
 	clauses := append([]Clause{
 		b.exists("user_id", "the event still exists", FailGone),
 		eventStatusClause(b, "retrying", "failed", now),
 		old,
 	}, eventPins(b, seen)...)
+	// A worker that records its attempts moves the retry time: pinned as
+	// seen (absent stays absent), so its attempt makes the write fail.
+	clauses = append(clauses, b.pin(seen, retryTime))
 	sets, changes := moveEvent(b, seen, "failed")
 	changes = append(changes, Change{"retry_count", show(seen["retry_count"]), show(seen["retry_count"]) + " (kept: the worker counts its attempts)"})
 	return clauses, sets, changes, nil

@@ -276,12 +276,74 @@ func TestUnstickGuardClauses(t *testing.T) {
 	w.put(data.TableEvents, eventIn("retrying", 2)("ev-young"))
 	p := w.plan(UnstickEvent, eventKey("ev-young"), Options{})
 	p.opts.StuckRetry = 1000 * time.Hour
-	expectGuardFailure(t, w.exec.Execute(w.ctx, p), "the event is more than 1000h0m0s old", FailNotStale, "not back to failed: the event is more than 1000h0m0s old no longer holds")
+	expectGuardFailure(t, w.exec.Execute(w.ctx, p), "the event is more than 1000h0m0s old, judged by "+noRetryTime, FailNotStale, "not back to failed: not stuck: timestamp is "+evTS+", less than 1000h0m0s before now")
 	// The timestamp pin alone: a rewritten timestamp older still.
 	w.put(data.TableEvents, eventIn("retrying", 2)("ev-ts"))
 	p = w.plan(UnstickEvent, eventKey("ev-ts"), Options{})
 	w.update(data.TableEvents, eventKey("ev-ts"), "SET #ts = :v", map[string]string{"#ts": "timestamp"}, data.Item{":v": S("2026-11-20T10:30:45.123456Z")})
 	expectGuardFailure(t, w.exec.Execute(w.ctx, p), "timestamp is still "+evTS+", as seen", FailChangedSinceSeen, "changed since seen: timestamp was "+evTS)
+}
+
+// noRetryTime is what the unstick dialog says when the item records no retry.
+const noRetryTime = "the event's own timestamp: the item carries no retry time, so this is the event's age, not the time since its last retry"
+
+// Unstick judges "stuck" from the newest time the item carries: an event
+// created hours ago but retried a minute ago is being delivered now, not
+// stuck. The dialog's guard says which time it used. Against DynamoDB
+// Local: the condition is on that attribute, and a worker that records an
+// attempt after the dialog opened makes the write fail.
+func TestUnstickJudgesFromTheNewestTime(t *testing.T) {
+	w := newWorld(t, data.TableEvents)
+	iso := func(d time.Duration) string { return w.now.Add(-d).UTC().Format(eventTime) }
+
+	// Created 3 h ago, retried 5 min ago: a worker is on it.
+	busy := eventIn("retrying", 2)("ev-busy")
+	busy["timestamp"], busy["last_retry_at"] = S(iso(3*time.Hour)), S(iso(5*time.Minute))
+	w.put(data.TableEvents, busy)
+	if _, err := PlanFor(UnstickEvent, w.get(data.TableEvents, eventKey("ev-busy")), w.now, Options{}); err == nil ||
+		!strings.Contains(err.Error(), "the event was last retried 5m0s ago (last_retry_at") {
+		t.Errorf("an event retried 5 min ago is offered as stuck: %v", err)
+	}
+
+	// Created 3 h ago, last retried 90 min ago: stuck, judged by the retry.
+	stale := eventIn("retrying", 2)("ev-stale")
+	stale["timestamp"], stale["last_retry_at"] = S(iso(3*time.Hour)), S(iso(90*time.Minute))
+	w.put(data.TableEvents, stale)
+	p := w.plan(UnstickEvent, eventKey("ev-stale"), Options{})
+	if !strings.Contains(p.ConditionExpression, "#last_retry_at < :stuck_before") || !strings.Contains(p.ConditionExpression, "#last_retry_at = :seen_last_retry_at") {
+		t.Errorf("condition %s: want the cutoff and the pin on last_retry_at", p.ConditionExpression)
+	}
+	if !guardSays(p, "the last retry is more than 1h0m0s ago, judged by its last retry (last_retry_at), the newest time the item carries") {
+		t.Errorf("the dialog does not say which time it used: %v", p.Guard)
+	}
+	if r := w.exec.Execute(w.ctx, p); !r.OK {
+		t.Fatalf("unstick: %s", r.Message)
+	}
+	if got := w.get(data.TableEvents, eventKey("ev-stale")); attrS(t, got, "status") != "failed" || attrN(t, got, "retry_count") != "2" ||
+		attrS(t, got, "status#timestamp") != "failed#"+iso(3*time.Hour) {
+		t.Errorf("after unstick: %v", got)
+	}
+
+	// No retry time: the event's age, said as such, and a retry recorded
+	// after the dialog opened makes the write fail.
+	old := eventIn("retrying", 2)("ev-old")
+	old["timestamp"] = S(iso(2 * time.Hour))
+	w.put(data.TableEvents, old)
+	p = w.plan(UnstickEvent, eventKey("ev-old"), Options{})
+	if !guardSays(p, "the event is more than 1h0m0s old, judged by "+noRetryTime) || !strings.Contains(p.ConditionExpression, "attribute_not_exists(#last_retry_at)") {
+		t.Errorf("guard %v / condition %s", p.Guard, p.ConditionExpression)
+	}
+	w.update(data.TableEvents, eventKey("ev-old"), "SET last_retry_at = :t", nil, data.Item{":t": S(iso(time.Second))})
+	expectGuardFailure(t, w.exec.Execute(w.ctx, p), "last_retry_at is still absent, as seen", FailChangedSinceSeen, "changed since seen: last_retry_at was absent, is now ")
+}
+
+func guardSays(p Plan, text string) bool {
+	for _, g := range p.Guard {
+		if g.Text == text {
+			return true
+		}
+	}
+	return false
 }
 
 func TestUnstickNotApplicable(t *testing.T) {
@@ -293,7 +355,10 @@ func TestUnstickNotApplicable(t *testing.T) {
 		want string
 	}{
 		{"failed", func(it data.Item) { it["status"] = S("failed") }, "only retrying events can be unstuck; this one is failed"},
-		{"young", func(it data.Item) { it["timestamp"] = S(fresh) }, "only events retrying for more than 1h0m0s count as stuck"},
+		{"young", func(it data.Item) { it["timestamp"] = S(fresh) }, "old (its timestamp; the item carries no retry time); only events retrying for more than 1h0m0s count as stuck"},
+		{"retried recently", func(it data.Item) { it["last_retry_at"] = S(fresh) }, "the event was last retried 10m0s ago (last_retry_at " + fresh + "); only events retrying"},
+		{"retry time unreadable", func(it data.Item) { it["last_retry_at"] = S("yesterday") }, "last_retry_at is yesterday, not an ISO 8601 time"},
+		{"retry time a number", func(it data.Item) { it["last_retry_at"] = N(1763720000) }, "last_retry_at is a N (1763720000), not the ISO 8601 string"},
 		{"numeric timestamp", func(it data.Item) { it["timestamp"] = N(1763720000) }, "timestamp is a N (1763720000), not the ISO 8601 string"},
 		{"local time", func(it data.Item) { it["timestamp"] = S("2026-11-21T10:30:45+01:00") }, `not a UTC timestamp ending in "Z"`},
 		{"future", func(it data.Item) { it["timestamp"] = S(now.Add(time.Hour).UTC().Format(eventTime)) }, "is in the future"},
