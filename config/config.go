@@ -74,8 +74,13 @@ type KeySpec struct {
 
 // Actions tunes guarded transitions.
 type Actions struct {
-	RetryMax        int // Inbox · Retry is refused once an event's retry_count reaches this
-	StaleRunMinutes int // a graph run PROCESSING longer than this is stale
+	// RetryMax: a failed event whose retry_count reaches this is exhausted
+	// (the retry job has given up): Inbox · Requeue is offered from here on,
+	// and the Overview counts it as events.exhausted.
+	RetryMax int
+	// StaleRunMinutes: a graph run in UPLOADED or PROCESSING not updated
+	// for longer than this is stale (Runs · Mark failed, runs.stale_*).
+	StaleRunMinutes int
 }
 
 // Stream tunes the live tail: its read budget (see README "The live tail

@@ -474,7 +474,7 @@ func (d *decoder) actions(n *yaml.Node) error {
 		switch k.Value {
 		case "retry_max":
 			return d.intIn(v, "actions.retry_max", Limits.RetryMax[0], Limits.RetryMax[1], "retries",
-				"0 would make Retry unusable; the delivery worker gives up long before 100", &d.c.Actions.RetryMax)
+				"0 would call every failed event exhausted and offer Requeue on it; the delivery worker gives up long before 100", &d.c.Actions.RetryMax)
 		case "stale_run_minutes":
 			return d.intIn(v, "actions.stale_run_minutes", Limits.StaleRunMinutes[0], Limits.StaleRunMinutes[1], "minutes",
 				"an analysis Lambda can run for 15 minutes, so a quieter run may still be alive", &d.c.Actions.StaleRunMinutes)

@@ -94,7 +94,7 @@ type OverviewPlan struct {
 	// StaleRun: a run in PROCESSING or UPLOADED not updated for this long.
 	StaleRun time.Duration
 	// RetryMax: a failed event with retry_count at or above it has its
-	// retries exhausted (the Inbox · Retry action refuses it too).
+	// retries exhausted (the Inbox · Requeue action is offered from there).
 	RetryMax int
 	// MaxPages caps each count's pages (0: none); a capped count is a
 	// lower bound and says so.
@@ -123,8 +123,11 @@ func (p OverviewPlan) withDefaults() OverviewPlan {
 }
 
 // sessionStatuses are the stored statuses the sessions block counts, each
-// a partition of status-expiresAt-index. STOPPED is what the release path
-// and the container write (docs/SCHEMAS.md), shown beside the SDK ones.
+// a partition of status-expiresAt-index. STOPPED is what the browser
+// container writes to status directly; a release (Wallcrawler's, and
+// opsdeck's) writes status COMPLETED with internalStatus STOPPED, so released
+// sessions count under COMPLETED (docs/SCHEMAS.md). STOPPED is shown beside
+// the SDK statuses.
 var sessionStatuses = []struct{ key, status string }{
 	{MetricSessionsRunning, SessionRunning},
 	{MetricSessionsStopped, "STOPPED"},
