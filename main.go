@@ -44,6 +44,7 @@ type flags struct {
 	theme, debugLog                            string
 	readOnly, demo, demoRolling, version       bool
 	demoRate                                   float64
+	demoStreams                                string
 }
 
 // demoRolling, set by demo_rolling.go in a build with -tags demorolling,
@@ -71,6 +72,7 @@ func parseFlags(args []string) (flags, error) {
 	fs.BoolVar(&f.readOnly, "read-only", false, "offer no actions; the data layer refuses every write")
 	fs.BoolVar(&f.demo, "demo", false, "start DynamoDB Local, create and seed the demo tables, run the traffic simulator, open the console")
 	fs.Float64Var(&f.demoRate, "demo-rate", 2, "with --demo: simulated transitions per second")
+	fs.StringVar(&f.demoStreams, "demo-streams", "documents", "with --demo: which tables get a stream: documents (as the service documents say: wallcrawler-sessions and the events table; the other panes poll) or all")
 	if demoRolling != nil {
 		fs.BoolVar(&f.demoRolling, "demo-rolling", false, "with --demo: read the streams through a front that rolls shards over every minute and splits them (SIGUSR1: stop the simulator and log the check)")
 	}
@@ -87,6 +89,9 @@ func parseFlags(args []string) (flags, error) {
 	}
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if f.demoStreams != "documents" && f.demoStreams != "all" {
+		return f, fmt.Errorf("--demo-streams %q: want documents or all", f.demoStreams)
 	}
 	if f.endpoint != "" {
 		if err := data.CheckEndpoint("--endpoint-url", f.endpoint); err != nil {
@@ -239,7 +244,7 @@ func start(f flags) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", cfg.Where(firstTableLine(cfg)), err)
 			}
-			report, err := demo.Prepare(ctx, demoConn, et, demo.SeedOptions{})
+			report, err := demo.Prepare(ctx, demoConn, et, demo.SeedOptions{StreamsOnAll: f.demoStreams == "all"})
 			if err != nil {
 				return err
 			}

@@ -6,12 +6,14 @@
 // Entry points:
 //
 //   - CreateTables / DeleteTables: the tables exactly as the schemas describe
-//     them (CreateOptions.StreamsOnAll adds NEW_AND_OLD_IMAGES streams to the
-//     tables whose seed has none; existing tables are never modified).
+//     them (CreateOptions.StreamsOnAll, `--demo-streams all`, adds
+//     NEW_AND_OLD_IMAGES streams to the tables whose seed has none; existing
+//     tables are never modified).
 //   - Seed: the rows (BatchWriteItem, unprocessed items resent with backoff),
 //     returning a SeedReport with the tenants and DefaultScopes.
-//   - Prepare: CreateTables with streams everywhere, then Seed unless the
-//     world is already there. What `opsdeck --demo` runs.
+//   - Prepare: CreateTables (the documents' streams, or streams everywhere
+//     with SeedOptions.StreamsOnAll), then Seed unless the world is already
+//     there. What `opsdeck --demo` runs.
 //   - Simulator: Step / Run, conditional writes only.
 //
 // The world (SeedOptions.Now anchors every relative time):

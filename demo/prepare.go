@@ -9,8 +9,8 @@ import (
 )
 
 // Prepare is what `opsdeck --demo` runs before opening the console: it
-// creates every table (with streams on all of them, so every pane is live,
-// and TTL as the seeds define it) and seeds the demo world. Run it against
+// creates every table (with the streams and TTL the seeds define — or a
+// stream on every table with opts.StreamsOnAll) and seeds the demo world. Run it against
 // an empty DynamoDB Local; run it again and it finds the world already there
 // and writes nothing (the report is then rebuilt from the same plan and says
 // AlreadySeeded). Then start a Simulator:
@@ -19,7 +19,7 @@ import (
 //	sim := demo.NewSimulator(conn, tables, demo.SimOptions{Logf: debugLog})
 //	go sim.Run(ctx)
 func Prepare(ctx context.Context, conn *data.Conn, tables data.Tables, opts SeedOptions) (SeedReport, error) {
-	if err := CreateTables(ctx, conn, tables, CreateOptions{StreamsOnAll: true, AllowRemote: opts.AllowRemote}); err != nil {
+	if err := CreateTables(ctx, conn, tables, CreateOptions{StreamsOnAll: opts.StreamsOnAll, AllowRemote: opts.AllowRemote}); err != nil {
 		return SeedReport{}, err
 	}
 	seeded, err := alreadySeeded(ctx, conn, tables)

@@ -21,6 +21,11 @@ type SeedOptions struct {
 	Rand *rand.Rand
 	// AllowRemote permits a non-loopback endpoint (see checkTarget).
 	AllowRemote bool
+	// StreamsOnAll (Prepare only) gives every table a stream, so every
+	// pane of the demo is live. Off by default: the demo's tables then have
+	// exactly the documents' streams (wallcrawler-sessions and the events
+	// table), and the other panes poll as they do in production.
+	StreamsOnAll bool
 }
 
 // DefaultRandSeed is the seed used when SeedOptions.Rand or SimOptions.Rand

@@ -43,7 +43,7 @@ func (r dropWorldAfter) Run() int {
 }
 
 // The world every benchmark runs against: the demo tables, seeded as
-// `opsdeck --demo` seeds them (streams on every table, TTL off so nothing
+// `opsdeck --demo --demo-streams all` seeds them (streams on every table, TTL off so nothing
 // changes by itself), plus bigSessions sessions of one project, bigProject,
 // in the same sessions table.
 const (
