@@ -533,7 +533,7 @@ func TestBuildWorldIsDeterministic(t *testing.T) {
 	}
 }
 
-func TestPrepareCreatesLiveTablesSeedsAndIsSafeToRepeat(t *testing.T) {
+func TestPrepareCreatesTheDocumentsTablesSeedsAndIsSafeToRepeat(t *testing.T) {
 	ctx, conn, tables := testEnv(t)
 	rep, err := Prepare(ctx, conn, tables, SeedOptions{})
 	if err != nil {
@@ -542,7 +542,20 @@ func TestPrepareCreatesLiveTablesSeedsAndIsSafeToRepeat(t *testing.T) {
 	if rep.AlreadySeeded {
 		t.Error("fresh tables reported as already seeded")
 	}
-	checkStreamsOnAll(t, ctx, conn, tables)
+	// The demo's default is the documents' streams exactly: two tables
+	// have one (`--demo-streams all` is CreateOptions.StreamsOnAll, checked
+	// by TestCreateTablesStreamsOnAll).
+	streams := 0
+	for _, s := range data.Schemas() {
+		td, ttl := describe(t, ctx, conn, tables.Name(s.ID))
+		checkTableMatchesSchema(t, s, td, ttl, s.Stream, s.TTLAttr != "")
+		if s.Stream != data.StreamNone {
+			streams++
+		}
+	}
+	if streams != 2 {
+		t.Errorf("%d tables have a stream; the documents give one to wallcrawler-sessions and the events table", streams)
+	}
 	before := len(scanAll(t, ctx, conn, tables.Name(data.TableSandboxes)))
 	if before != rep.Counts[data.TableSandboxes] {
 		t.Errorf("%d sandboxes, report says %d", before, rep.Counts[data.TableSandboxes])
