@@ -35,8 +35,10 @@ func withOverview(s ui.Scopes, cfg *config.Config) ui.Scopes {
 		ExpiringWithin: time.Duration(cfg.Overview.ExpiringMinutes) * time.Minute,
 		StaleRun:       time.Duration(cfg.Actions.StaleRunMinutes) * time.Minute,
 		RetryMax:       cfg.Actions.RetryMax,
-		Recount:        cfg.Overview.RecountInterval,
-		Bell:           cfg.Overview.Bell,
+		// A pending deletion failing this often counts as failing.
+		DeletionFailingAt: cfg.Overview.DeletionFailingAt,
+		Recount:           cfg.Overview.RecountInterval,
+		Bell:              cfg.Overview.Bell,
 	}
 	for _, a := range cfg.Alerts {
 		o.Alerts = append(o.Alerts, data.Threshold{Metric: a.Metric, Op: a.Op, Value: a.Value})

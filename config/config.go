@@ -141,7 +141,7 @@ func Default() *Config {
 		Keys:       map[string]KeySpec{},
 		Lines:      map[string]int{},
 		Actions:    Actions{RetryMax: 3, StaleRunMinutes: 30},
-		Overview:   Overview{ExpiringMinutes: 15, RecountInterval: time.Minute},
+		Overview:   Overview{ExpiringMinutes: 15, RecountInterval: time.Minute, DeletionFailingAt: 3},
 		Stream: Stream{
 			PollInterval:     250 * time.Millisecond,
 			IdlePollMax:      1500 * time.Millisecond,

@@ -22,6 +22,9 @@ type Overview struct {
 	ExpiringMinutes int           // "expiring soon" window for sessions
 	RecountInterval time.Duration // full re-count period
 	Bell            bool          // ring the terminal bell when an alert starts
+	// DeletionFailingAt: a pending deletion whose deletion_retry_count
+	// reaches this counts as sandboxes.deletion_failing.
+	DeletionFailingAt int
 }
 
 // Alert is one threshold from `alerts:`, e.g. "sandboxes.available < 5".
@@ -40,13 +43,15 @@ func (a Alert) String() string {
 
 // Limits of the overview settings.
 var OverviewLimits = struct {
-	ExpiringMinutes [2]int64
-	RecountInterval [2]time.Duration
-	WatchUsers      int
+	ExpiringMinutes   [2]int64
+	RecountInterval   [2]time.Duration
+	WatchUsers        int
+	DeletionFailingAt [2]int64
 }{
-	ExpiringMinutes: [2]int64{1, 24 * 60},
-	RecountInterval: [2]time.Duration{10 * time.Second, time.Hour},
-	WatchUsers:      50,
+	DeletionFailingAt: [2]int64{1, 1000},
+	ExpiringMinutes:   [2]int64{1, 24 * 60},
+	RecountInterval:   [2]time.Duration{10 * time.Second, time.Hour},
+	WatchUsers:        50,
 }
 
 func (d *decoder) watch(n *yaml.Node) error {
@@ -81,8 +86,11 @@ func (d *decoder) overview(n *yaml.Node) error {
 				"each re-count is a few dozen queries billed to the tables", &d.c.Overview.RecountInterval)
 		case "bell":
 			return d.boolean(v, "overview.bell", &d.c.Overview.Bell)
+		case "deletion_failing_at":
+			return d.intIn(v, "overview.deletion_failing_at", OverviewLimits.DeletionFailingAt[0], OverviewLimits.DeletionFailingAt[1], "failed attempts",
+				"0 would count every pending deletion as failing", &d.c.Overview.DeletionFailingAt)
 		}
-		return d.errf(k, "overview: unknown key %q (known: expiring_minutes, recount_interval, bell)", k.Value)
+		return d.errf(k, "overview: unknown key %q (known: expiring_minutes, recount_interval, bell, deletion_failing_at)", k.Value)
 	})
 }
 

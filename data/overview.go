@@ -21,18 +21,21 @@ const (
 	MetricSandboxesPending    = "sandboxes.pending_deletion"
 	MetricSandboxesStale      = "sandboxes.stale"
 	MetricSandboxesPastWindow = "sandboxes.past_window"
-	MetricSessionsRunning     = "sessions.running"
-	MetricSessionsStopped     = "sessions.stopped"
-	MetricSessionsCompleted   = "sessions.completed"
-	MetricSessionsError       = "sessions.error"
-	MetricSessionsTimedOut    = "sessions.timed_out"
-	MetricSessionsExpiring    = "sessions.expiring"
-	MetricProjectRunning      = "sessions.project_running"
-	MetricEventsFailed        = "events.failed"
-	MetricEventsRetrying      = "events.retrying"
-	MetricEventsExhausted     = "events.exhausted"
-	MetricRunsStaleProcessing = "runs.stale_processing"
-	MetricRunsStaleUploaded   = "runs.stale_uploaded"
+	// MetricSandboxesDeletionFailing: pending deletions whose cleanup has
+	// failed deletion_retry_count ≥ OverviewPlan.DeletionFailingAt times.
+	MetricSandboxesDeletionFailing = "sandboxes.deletion_failing"
+	MetricSessionsRunning          = "sessions.running"
+	MetricSessionsStopped          = "sessions.stopped"
+	MetricSessionsCompleted        = "sessions.completed"
+	MetricSessionsError            = "sessions.error"
+	MetricSessionsTimedOut         = "sessions.timed_out"
+	MetricSessionsExpiring         = "sessions.expiring"
+	MetricProjectRunning           = "sessions.project_running"
+	MetricEventsFailed             = "events.failed"
+	MetricEventsRetrying           = "events.retrying"
+	MetricEventsExhausted          = "events.exhausted"
+	MetricRunsStaleProcessing      = "runs.stale_processing"
+	MetricRunsStaleUploaded        = "runs.stale_uploaded"
 )
 
 // MetricKeys lists every key, in the overview's order, for validating
@@ -40,7 +43,7 @@ const (
 func MetricKeys() []string {
 	return []string{
 		MetricSandboxesAvailable, MetricSandboxesAllocated, MetricSandboxesPending,
-		MetricSandboxesStale, MetricSandboxesPastWindow,
+		MetricSandboxesStale, MetricSandboxesPastWindow, MetricSandboxesDeletionFailing,
 		MetricSessionsRunning, MetricSessionsStopped, MetricSessionsCompleted,
 		MetricSessionsError, MetricSessionsTimedOut, MetricSessionsExpiring, MetricProjectRunning,
 		MetricEventsFailed, MetricEventsRetrying, MetricEventsExhausted,
@@ -96,6 +99,9 @@ type OverviewPlan struct {
 	// RetryMax: a failed event with retry_count at or above it has its
 	// retries exhausted (the Inbox · Requeue action is offered from there).
 	RetryMax int
+	// DeletionFailingAt: a pending deletion whose deletion_retry_count is
+	// at or above it is counted as failing (sandboxes.deletion_failing).
+	DeletionFailingAt int
 	// MaxPages caps each count's pages (0: none); a capped count is a
 	// lower bound and says so.
 	MaxPages int
@@ -106,7 +112,10 @@ const (
 	DefaultExpiringWithin = 15 * time.Minute
 	DefaultStaleRun       = 30 * time.Minute
 	DefaultRetryMax       = 3
-	DefaultCountPages     = 50
+	// DefaultDeletionFailingAt: three failed attempts of the cleanup job
+	// against the ENG CSP is no longer a blip.
+	DefaultDeletionFailingAt = 3
+	DefaultCountPages        = 50
 )
 
 func (p OverviewPlan) withDefaults() OverviewPlan {
@@ -118,6 +127,9 @@ func (p OverviewPlan) withDefaults() OverviewPlan {
 	}
 	if p.RetryMax <= 0 {
 		p.RetryMax = DefaultRetryMax
+	}
+	if p.DeletionFailingAt <= 0 {
+		p.DeletionFailingAt = DefaultDeletionFailingAt
 	}
 	return p
 }
@@ -153,6 +165,8 @@ func (p OverviewPlan) Metrics(now time.Time) []Metric {
 		add(st.key, BlockSandboxes, st.status, "", SandboxesByStatus(st.status))
 	}
 	ms = append(ms, SandboxesPastWindow(now))
+	add(MetricSandboxesDeletionFailing, BlockSandboxes, "del. failing ≥"+strconv.Itoa(p.DeletionFailingAt), "",
+		SandboxesDeletionFailing(p.DeletionFailingAt))
 
 	for _, st := range sessionStatuses {
 		add(st.key, BlockSessions, st.status, "", SessionsByStatus(st.status))

@@ -369,6 +369,15 @@ func SessionsExpiring(now time.Time, within time.Duration) Scope {
 	return labelled(s, "RUNNING · expiring within "+shortDuration(within))
 }
 
+// SandboxesDeletionFailing: pending deletions the cleanup job has failed
+// at least atLeast times (StatusIndex, status = pending_deletion, filtered
+// on deletion_retry_count — the document's "Failed deletion attempts").
+func SandboxesDeletionFailing(atLeast int) Scope {
+	s := SandboxesByStatus(SandboxPendingDeletion)
+	s.Filter[0] = Cond{Attr: "deletion_retry_count", Value: strconv.Itoa(atLeast), Cmp: CmpAtLeast, Num: true}
+	return labelled(s, "pending_deletion · deletion failed ≥ "+strconv.Itoa(atLeast)+" times")
+}
+
 // EventsExhausted: a user's failed events whose retry_count has reached
 // retryMax (StatusIndex, status#timestamp begins_with "failed#", filtered
 // on the number).

@@ -76,6 +76,13 @@ func scopeWorld() map[TableID][]Item {
 	delete(noAlloc, "allocated_at") // sparse: in no sandbox index
 	noKey := sbx("x-nokey", "allocated", "t1", 1759567000)
 	delete(noKey, "idempotency_key")
+	// Pending deletions the cleanup job failed: 2, 3 and 12 times, and one
+	// whose count is text (a number compare never matches it).
+	failing := func(id string, n types.AttributeValue) Item {
+		it := sbx(id, "pending_deletion", "t2", 1759567001)
+		it["deletion_retry_count"] = n
+		return it
+	}
 
 	return map[TableID][]Item{
 		TableSessions: {
@@ -146,6 +153,7 @@ func scopeWorld() map[TableID][]Item {
 			sbx("x-a1", "available", "", 0), sbx("x-a2", "available", "", 0),
 			sbx("x-al", "allocated", "t1", 1759567084), sbx("x-al2", "allocated", "t10", 1759567090),
 			sbx("x-pd", "pending_deletion", "t1", 1759567000), noAlloc, noKey,
+			failing("x-pdf2", N(2)), failing("x-pdf3", N(3)), failing("x-pdf12", N(12)), failing("x-pdfs", S("9")),
 		},
 	}
 }
@@ -208,6 +216,7 @@ func scopeCases() []scopeCase {
 		{ctor: "SandboxByID", scope: SandboxByID("x-al")},
 		{ctor: "SessionsExpiring", scope: SessionsExpiring(time.Unix(2e9-60, 0), 10*time.Minute)},
 		{ctor: "EventsExhausted", scope: EventsExhausted("u1", 3)},
+		{ctor: "SandboxesDeletionFailing", scope: SandboxesDeletionFailing(3)},
 		{ctor: "RunsStale", scope: RunsStale("1", "PROCESSING", baseTime.Add(time.Hour), 30*time.Minute)},
 	}
 }

@@ -30,6 +30,7 @@ type OverviewOptions struct {
 	ExpiringWithin       time.Duration
 	StaleRun             time.Duration
 	RetryMax             int
+	DeletionFailingAt    int           // sandboxes.deletion_failing's threshold (config overview.deletion_failing_at)
 	Recount              time.Duration // full re-count period (DefaultRecount when 0)
 	Alerts               []data.Threshold
 	Bell                 bool // ring the terminal bell when an alert starts
@@ -139,7 +140,8 @@ func (p *Overview) Plan() data.OverviewPlan {
 		RunUsers:       append(slices.Clone(p.opts.RunUsers), p.seenRuns...),
 		Projects:       slices.Clone(p.seenProjects),
 		ExpiringWithin: p.opts.ExpiringWithin, StaleRun: p.opts.StaleRun, RetryMax: p.opts.RetryMax,
-		MaxPages: data.DefaultCountPages,
+		DeletionFailingAt: p.opts.DeletionFailingAt,
+		MaxPages:          data.DefaultCountPages,
 	}
 }
 

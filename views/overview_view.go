@@ -75,7 +75,7 @@ type ovLayout struct {
 
 // blockMetrics are the column metrics of a block's fleet-wide row.
 var blockMetrics = map[string][]string{
-	data.BlockSandboxes: {data.MetricSandboxesAvailable, data.MetricSandboxesAllocated, data.MetricSandboxesPending, data.MetricSandboxesStale, data.MetricSandboxesPastWindow},
+	data.BlockSandboxes: {data.MetricSandboxesAvailable, data.MetricSandboxesAllocated, data.MetricSandboxesPending, data.MetricSandboxesStale, data.MetricSandboxesPastWindow, data.MetricSandboxesDeletionFailing},
 	data.BlockSessions:  {data.MetricSessionsRunning, data.MetricSessionsStopped, data.MetricSessionsCompleted, data.MetricSessionsError, data.MetricSessionsTimedOut, data.MetricSessionsExpiring},
 	data.BlockEvents:    {data.MetricEventsFailed, data.MetricEventsRetrying, data.MetricEventsExhausted},
 	data.BlockRuns:      {data.MetricRunsStaleProcessing, data.MetricRunsStaleUploaded},
