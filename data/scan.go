@@ -68,6 +68,11 @@ type ScanOptions struct {
 	// request and never answers ends the scan with a *TimeoutError instead
 	// of holding it for ever. 0 means DefaultCallTimeout.
 	CallTimeout time.Duration
+	// Filter, when its Attr is set, is one FilterExpression term applied
+	// to every page (a Scan with contains(projectIds, p) finds the API keys
+	// that reach a project through their list). DynamoDB still reads — and
+	// bills — every item; only the matches come back.
+	Filter Cond
 }
 
 // DefaultCallTimeout is how long one call of a long read waits for
@@ -141,14 +146,16 @@ func (s *Store) ScanTable(ctx context.Context, table TableID, o ScanOptions, pro
 			var start Item
 			for {
 				out, err := withDeadline(ctx, timeout, "Scan", func(ctx context.Context) (*dynamodb.ScanOutput, error) {
-					return s.conn.DB.Scan(ctx, &dynamodb.ScanInput{
+					in := &dynamodb.ScanInput{
 						TableName:              aws.String(name),
 						Segment:                aws.Int32(int32(seg)),
 						TotalSegments:          aws.Int32(int32(segments)),
 						ExclusiveStartKey:      start,
 						Limit:                  aws.Int32(BulkPageItems),
 						ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
-					})
+					}
+					o.Filter.applyTo(in)
+					return s.conn.DB.Scan(ctx, in)
 				})
 				if err != nil {
 					mu.Lock()
@@ -179,6 +186,18 @@ func (s *Store) ScanTable(ctx context.Context, table TableID, o ScanOptions, pro
 	}
 	s.saw(table, all)
 	return all, firstErr
+}
+
+// applyTo sets the scan's FilterExpression from the term (none when its
+// Attr is empty), built as a query's filter is.
+func (c Cond) applyTo(in *dynamodb.ScanInput) {
+	if c.Attr == "" {
+		return
+	}
+	var e Expr
+	sc := Scope{Filter: [2]Cond{c}}
+	in.FilterExpression = aws.String(sc.filterExpr(&e))
+	in.ExpressionAttributeNames, in.ExpressionAttributeValues = e.Names(), e.Values()
 }
 
 // withDeadline runs one call with its own deadline. When that deadline, and

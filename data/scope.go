@@ -131,6 +131,10 @@ type Cond struct {
 	Prefix bool
 	Cmp    CmpOp
 	Num    bool
+	// Contains: DynamoDB's contains(attr, Value) — a list or string set
+	// holding the string Value, or a string holding it as a substring.
+	// Only the explicit Scan uses it (no key condition can).
+	Contains bool
 }
 
 // CmpOp is an ordering filter term's operator (CmpNone: Prefix or =).
@@ -331,6 +335,8 @@ func (s Scope) String() string {
 			op = ">="
 		case c.Prefix:
 			op = "^="
+		case c.Contains:
+			op = " contains "
 		}
 		term(c.Attr, op, c.Value)
 	}

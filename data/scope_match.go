@@ -6,6 +6,7 @@ package data
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -78,10 +79,31 @@ func (c Cond) holds(item map[string]types.AttributeValue) bool {
 		return ok && n >= 0
 	}
 	want := S(c.Value)
+	if c.Contains {
+		return contains(item[c.Attr], c.Value)
+	}
 	if c.Prefix {
 		return beginsWith(item[c.Attr], want)
 	}
 	return EqualValues(item[c.Attr], want)
+}
+
+// contains is DynamoDB's contains() with a string operand: a list with an
+// S element equal to it, a string set holding it, or a string holding it.
+func contains(v types.AttributeValue, want string) bool {
+	switch x := v.(type) {
+	case *types.AttributeValueMemberS:
+		return strings.Contains(x.Value, want)
+	case *types.AttributeValueMemberSS:
+		return slices.Contains(x.Value, want)
+	case *types.AttributeValueMemberL:
+		for _, e := range x.Value {
+			if s, ok := e.(*types.AttributeValueMemberS); ok && s.Value == want {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // beginsWith is DynamoDB's begins_with: a string or binary of the same

@@ -136,25 +136,7 @@ func (s *Store) queryInput(sc Scope, req PageRequest, only []string) (*dynamodb.
 	if sc.Index != "" {
 		in.IndexName = aws.String(sc.Index)
 	}
-	var filter string
-	for _, c := range sc.Filter {
-		if c.Attr == "" {
-			continue
-		}
-		if filter != "" {
-			filter += " AND "
-		}
-		switch {
-		case c.Cmp == CmpLess:
-			filter += e.Name(c.Attr) + " < " + e.Value(c.value())
-		case c.Cmp == CmpAtLeast:
-			filter += e.Name(c.Attr) + " >= " + e.Value(c.value())
-		case c.Prefix:
-			filter += "begins_with(" + e.Name(c.Attr) + ", " + e.Value(S(c.Value)) + ")"
-		default:
-			filter += e.Name(c.Attr) + " = " + e.Value(S(c.Value))
-		}
-	}
+	filter := sc.filterExpr(&e)
 	if filter != "" {
 		in.FilterExpression = aws.String(filter)
 	}
@@ -278,3 +260,30 @@ func (s *Store) contextsOfProject(ctx context.Context, sc Scope, req PageRequest
 // so a project with many context-less sessions costs a bounded amount per
 // page (the page comes back short, with a Next).
 const contextScanPages = 10
+
+// filterExpr is the scope's filter terms as a FilterExpression ("" when
+// none), its names and values added to e.
+func (sc Scope) filterExpr(e *Expr) string {
+	var filter string
+	for _, c := range sc.Filter {
+		if c.Attr == "" {
+			continue
+		}
+		if filter != "" {
+			filter += " AND "
+		}
+		switch {
+		case c.Cmp == CmpLess:
+			filter += e.Name(c.Attr) + " < " + e.Value(c.value())
+		case c.Cmp == CmpAtLeast:
+			filter += e.Name(c.Attr) + " >= " + e.Value(c.value())
+		case c.Prefix:
+			filter += "begins_with(" + e.Name(c.Attr) + ", " + e.Value(S(c.Value)) + ")"
+		case c.Contains:
+			filter += "contains(" + e.Name(c.Attr) + ", " + e.Value(S(c.Value)) + ")"
+		default:
+			filter += e.Name(c.Attr) + " = " + e.Value(S(c.Value))
+		}
+	}
+	return filter
+}

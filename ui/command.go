@@ -84,7 +84,13 @@ func rootCommands() []command {
 			}},
 		// Last, so that the help's command paragraph at 80×24 keeps :q in view.
 		{CommandSpec: scanSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
-			return m.openScan(data.TableID(a.Arg), scanSegments(a))
+			table := data.TableID(a.Arg)
+			filter, err := scanFilter(table, a)
+			if err != nil {
+				m.setFlash(err.Error(), true)
+				return m, nil
+			}
+			return m.openScan(table, scanSegments(a), filter)
 		}},
 	}...)
 }

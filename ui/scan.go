@@ -50,11 +50,12 @@ type scanProgressMsg struct {
 // scanDoneMsg is a scan's end: all items, or those read before it was
 // cancelled or failed (err says which).
 type scanDoneMsg struct {
-	req   uint64
-	table data.TableID
-	items []data.Item
-	last  data.ScanProgress
-	err   error
+	req    uint64
+	table  data.TableID
+	filter data.Cond
+	items  []data.Item
+	last   data.ScanProgress
+	err    error
 }
 
 // scanClosedMsg: the dialog was answered No (or closed while estimating);
@@ -70,7 +71,7 @@ var scanSeq atomic.Uint64
 
 // openScan opens the cost dialog for a scan of table and asks for the
 // estimate. Read-only mode allows it: a scan only reads.
-func (m Model) openScan(table data.TableID, segments int) (tea.Model, tea.Cmd) {
+func (m Model) openScan(table data.TableID, segments int, filter data.Cond) (tea.Model, tea.Cmd) {
 	st := m.ctx.Store
 	if st == nil {
 		m.setFlash("scan: no database connection", true)
@@ -96,6 +97,7 @@ func (m Model) openScan(table data.TableID, segments int) (tea.Model, tea.Cmd) {
 		table:      table,
 		physical:   m.ctx.Tables.Name(table),
 		segments:   segments,
+		filter:     filter,
 		state:      scanEstimating,
 		cancel:     cancel,
 		store:      st,
@@ -178,6 +180,7 @@ func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
 	res := views.ScanResult{
 		Table: msg.table, Items: msg.items, Partial: partial, Reason: reason,
 		Consumed: msg.last.Consumed, Segments: msg.last.Segments, Estimate: msg.last.Total,
+		Filter: msg.filter,
 	}
 	if d != nil {
 		res.Segments = d.segments
@@ -228,7 +231,7 @@ func startScan(ctx context.Context, st *data.Store, table data.TableID, o data.S
 				}
 			}
 			items, err := st.ScanTable(ctx, table, o, report)
-			run.done <- scanDoneMsg{req: req, table: table, items: items, last: last, err: err}
+			run.done <- scanDoneMsg{req: req, table: table, filter: o.Filter, items: items, last: last, err: err}
 		}()
 		return run.wait(req)()
 	}
@@ -263,14 +266,14 @@ func (m Model) scanKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 		if !shown {
 			return m, nil, false
 		}
-		nm, cmd := m.openScan(r.Table, r.Segments)
+		nm, cmd := m.openScan(r.Table, r.Segments, r.Filter)
 		return nm.(Model), cmd, true
 	}
 	table, ok := p.ScanTarget()
 	if !ok {
 		return m, nil, false
 	}
-	nm, cmd := m.openScan(table, defaultScanSegments)
+	nm, cmd := m.openScan(table, defaultScanSegments, data.Cond{})
 	return nm.(Model), cmd, true
 }
 
@@ -283,10 +286,12 @@ func paneTitle(p views.Pane) string {
 	return p.Title()
 }
 
-// scanSpec is :scan's syntax: a table and its parallelism (segments=N).
+// scanSpec is :scan's syntax: a table, its parallelism (segments=N) and,
+// for api-keys, projectIds=<projectId>: the keys whose projectIds list
+// names the project, which no index finds.
 var scanSpec = views.CommandSpec{
-	Name: string(VerbScan), Usage: ":scan <table> [segments=N]", Arg: views.ArgRequired, TableArg: true,
-	Opts: []views.OptSpec{{Key: "segments", Check: func(v string) error {
+	Name: string(VerbScan), Usage: ":scan <table> [segments=N] [projectIds=<projectId>]", Arg: views.ArgRequired, TableArg: true,
+	Opts: []views.OptSpec{{Key: scanProjectIDs}, {Key: "segments", Check: func(v string) error {
 		n, err := strconv.Atoi(v)
 		switch {
 		case err != nil:
@@ -298,6 +303,23 @@ var scanSpec = views.CommandSpec{
 		}
 		return nil
 	}}},
+}
+
+// scanProjectIDs is :scan's filter option: api-keys whose projectIds
+// list holds the project (contains(projectIds, p)).
+const scanProjectIDs = "projectids" // typed projectIds= (options match in any case)
+
+// scanFilter is a parsed :scan's filter term: projectIds=<p> on api-keys.
+// Any other table has no projectIds, so the option is refused there.
+func scanFilter(table data.TableID, a views.Args) (data.Cond, error) {
+	p := a.Opt(scanProjectIDs)
+	if p == "" {
+		return data.Cond{}, nil
+	}
+	if table != data.TableAPIKeys {
+		return data.Cond{}, fmt.Errorf("scan: projectIds= filters %s only (the keys that reach a project through their projectIds list)", data.TableAPIKeys)
+	}
+	return data.Cond{Attr: "projectIds", Value: p, Contains: true}, nil
 }
 
 // scanSegments is a parsed :scan's segments= (checked), else the default.

@@ -144,7 +144,7 @@ func TestCompleteScanTables(t *testing.T) {
 	for _, id := range data.TableIDs() {
 		want = append(want, "scan "+string(id))
 	}
-	want = append(want, "scan segments=")
+	want = append(want, "scan projectids=", "scan segments=")
 	sort.Strings(want)
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("completions of \"scan \": %q, want %q", got, want)

@@ -30,6 +30,10 @@ type ScanResult struct {
 	Consumed float64 // read capacity the scan consumed, in RCUs
 	Segments int
 	Estimate int64 // DescribeTable's approximate item count; 0 unknown
+	// Filter is the scan's one FilterExpression term (Attr "" for none):
+	// the list then holds only the matches, and the live tail keeps only
+	// rows that still match.
+	Filter data.Cond
 }
 
 // ScanTarget is the table the shown list reads: the one `S` offers to scan.
@@ -56,7 +60,7 @@ func (b *base) ShowScan(r ScanResult) {
 	l := newList(b.ctx, b.id, pr)
 	// The whole table is the scope, so the live tail keeps the rows current;
 	// there is no fetch: `r` must not re-scan silently (the root asks again).
-	l.scope, l.hasScope = data.Scope{Table: r.Table}, true
+	l.scope, l.hasScope = data.Scope{Table: r.Table, Filter: [2]data.Cond{r.Filter}}, true
 	recs := make([]data.Record, 0, len(r.Items))
 	for _, it := range r.Items {
 		if rec := data.Decode(r.Table, it); rec != nil {
@@ -104,16 +108,24 @@ func (b *base) ScanTitle() (string, bool) {
 		}
 		return fmt.Sprintf("%s · %s (PARTIAL: %d%s items, %s)", b.id.Name(), what, n, of, r.Reason), true
 	}
+	if r.Filter.Attr != "" {
+		// Every item was read; only the matches are listed.
+		return fmt.Sprintf("%s · %s (all items read, %d where %s contains %s)", b.id.Name(), what, n, r.Filter.Attr, r.Filter.Value), true
+	}
 	return fmt.Sprintf("%s · %s (all items, %d)", b.id.Name(), what, n), true
 }
 
 // scanNote is the status-bar line under a scan result.
 func scanNote(r ScanResult, rows int) string {
 	rcu := strconv.FormatFloat(r.Consumed, 'f', -1, 64)
-	if r.Partial {
-		return fmt.Sprintf("partial scan of %s (%s): %d items kept, %s RCU consumed — r scans again (asks first)", r.Table, r.Reason, rows, rcu)
+	what := string(r.Table)
+	if r.Filter.Attr != "" {
+		what += " where " + r.Filter.Attr + " contains " + r.Filter.Value
 	}
-	return fmt.Sprintf("scan of %s: %d items, %s RCU consumed — r scans again (asks first)", r.Table, rows, rcu)
+	if r.Partial {
+		return fmt.Sprintf("partial scan of %s (%s): %d items kept, %s RCU consumed — r scans again (asks first)", what, r.Reason, rows, rcu)
+	}
+	return fmt.Sprintf("scan of %s: %d items, %s RCU consumed — r scans again (asks first)", what, rows, rcu)
 }
 
 // dropScan leaves the scan result: a query scope was chosen.

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/views/inert"
 )
 
 // Sub-views of the Sessions pane: the project's sessions, its API keys and
@@ -43,7 +44,7 @@ func NewSessions(c *Context, projectID, status string) *Sessions {
 	p.lists[subAPIKeys].hint = "API keys are listed per project: :sessions <projectId>, then " + v + " — or :apikey <hash>"
 	p.lists[subContexts].hint = "contexts are listed per project: :sessions <projectId>, then " + v + " — or :context <id>"
 	p.lists[subProject].hint = "no project in scope — :project <projectId>"
-	p.header = p.quotaLine
+	p.header = p.headerLine
 	if projectID != "" {
 		p.scopeProject(projectID)
 	} else {
@@ -202,6 +203,24 @@ func (p *Sessions) Title() string {
 		return what + " · status " + p.status + " (soonest expiry first)"
 	}
 	return what
+}
+
+// headerLine is the line above the table: the project's quota, except in
+// the API keys view of a project, where it says what that list cannot
+// show. projectId-index finds a key by its primary projectId only; a key
+// that reaches the project through its projectIds list is in no index, so
+// only a Scan finds it — offered, never run, with its cost asked first.
+func (p *Sessions) headerLine(width int) string {
+	if p.cur != subAPIKeys || p.project == "" {
+		return p.quotaLine(width)
+	}
+	return p.ctx.Theme.Warn.Render(inert.Line(APIKeysViaProjectIDsNote(p.project), width))
+}
+
+// APIKeysViaProjectIDsNote is what the API keys view of project says
+// about the keys it cannot list.
+func APIKeysViaProjectIDsNote(project string) string {
+	return "keys reaching " + project + " through projectIds are not listed (no index; only a Scan finds them): :scan api-keys projectIds=" + project
 }
 
 // IDs are the loaded ids, for command completion.
