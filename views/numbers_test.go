@@ -78,7 +78,7 @@ func TestSandboxNumbersAndUnknownDeadline(t *testing.T) {
 	th := themes.Dark()
 	sandbox := func(hours types.AttributeValue) data.Item {
 		return data.Item{"PK": sAttr("SBX#a"), "SK": sAttr("META"), "sandbox_id": sAttr("a"), "status": sAttr("allocated"),
-			"allocated_at":         &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Add(-23*time.Hour).Unix(), 10)},
+			"allocated_at":         &types.AttributeValueMemberN{Value: strconv.FormatInt(now.Add(-2*time.Hour).Unix(), 10)},
 			"deletion_retry_count": &types.AttributeValueMemberN{Value: "9223372036854775808"},
 			"lab_duration_hours":   hours}
 	}
@@ -87,7 +87,7 @@ func TestSandboxNumbersAndUnknownDeadline(t *testing.T) {
 		t.Errorf("DEL RETRY %q", got)
 	}
 	if row.Cells[5].Text == "?" || row.Tag == "!" {
-		t.Errorf("a readable 48 h window: deadline %q, tag %q", row.Cells[5].Text, row.Tag)
+		t.Errorf("a readable 48 h lab (window: the broker's 4 h), allocated 2 h ago: deadline %q, tag %q", row.Cells[5].Text, row.Tag)
 	}
 	for _, h := range []types.AttributeValue{sAttr("4h"), &types.AttributeValueMemberN{Value: "99999999999999999999"},
 		&types.AttributeValueMemberN{Value: "0"}, nil} {
