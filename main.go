@@ -225,8 +225,9 @@ func start(f flags) error {
 				return err
 			}
 		}
-		fmt.Fprintln(os.Stderr, "opsdeck: starting DynamoDB Local (a few seconds)…")
+		started := step(os.Stderr, "opsdeck: starting DynamoDB Local (a few seconds)")
 		srv, err := ddblocal.Start(ctx, ddblocal.Options{Log: logw})
+		started()
 		if err != nil {
 			return err
 		}
@@ -246,12 +247,13 @@ func start(f flags) error {
 		// tables whose names carry {env} (the events table) are its own;
 		// the others are the start env's, which one simulator moves.
 		for _, e := range append([]string{env}, pl.demoEnvs()...) {
-			fmt.Fprintf(os.Stderr, "opsdeck: creating and seeding the demo tables of env %s…\n", e)
 			et, err := data.ResolveTables(e, cfg.Tables)
 			if err != nil {
 				return fmt.Errorf("%s: %w", cfg.Where(firstTableLine(cfg)), err)
 			}
+			seeded := step(os.Stderr, "opsdeck: creating and seeding the demo tables of env "+e+" (a few seconds)")
 			report, err := demo.Prepare(ctx, demoConn, et, demo.SeedOptions{StreamsOnAll: f.demoStreams == "all"})
+			seeded()
 			if err != nil {
 				return err
 			}
