@@ -60,6 +60,9 @@ type Screen struct {
 	raw     []string              // sequences to write before the next frame (queries)
 	closed  bool
 	running bool // the writer goroutine was started (Open)
+	// suspended: the terminal is given back (Suspend) until Resume;
+	// frames are kept, not drawn.
+	suspended bool
 	// synced: the terminal said it has synchronized output (mode 2026):
 	// each frame is written between its begin and end, and shown whole.
 	synced bool
@@ -72,7 +75,11 @@ type Screen struct {
 	stop chan struct{}
 	done chan struct{} // the writer has stopped
 
-	// Owned by the writer goroutine (and by Close once it has stopped).
+	// wmu is held while anything is written to the terminal: a frame,
+	// or the terminal given back and taken again (suspend.go).
+	wmu sync.Mutex
+	// Owned by the writer goroutine (and by Close once it has stopped),
+	// under wmu.
 	scr    *uv.TerminalRenderer
 	cells  uv.ScreenBuffer
 	buf    bytes.Buffer
@@ -331,7 +338,13 @@ func (s *Screen) turn(now time.Time) time.Duration {
 // draw writes what changed since the last frame: pending sequences first,
 // then the newest frame's changed cells, in one write.
 func (s *Screen) draw() {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	s.mu.Lock()
+	if s.suspended {
+		s.mu.Unlock()
+		return
+	}
 	content, title := s.content, s.title
 	w, h, resized, erase := s.w, s.h, s.resized, s.erase
 	raw, profile, synced, graphemes := s.raw, s.profile, s.synced, s.graphemes
@@ -352,7 +365,7 @@ func (s *Screen) draw() {
 		// A whole redraw starts from a terminal in a known state: no
 		// scroll region (one left by anything before is forgotten), wrap
 		// at the margin on.
-		_, _ = s.scr.WriteString(resetMargins + ansi.SetModeAutoWrap)
+		_, _ = s.scr.WriteString(resetMargins + ansi.SetModeAutoWrap + ansi.ResetStyle)
 		s.scr.Erase()
 	}
 	for _, seq := range raw {
@@ -429,10 +442,15 @@ func (s *Screen) Close() error {
 		return nil
 	}
 	s.closed = true
+	suspended := s.suspended
 	s.mu.Unlock()
 	if s.running {
 		close(s.stop)
 		<-s.done
+	}
+	if suspended {
+		// Given back already (Suspend), and never taken again.
+		return s.err
 	}
 	_, err := io.WriteString(s.out, closeSeq(s.shownTitle != ""))
 	if rerr := s.restoreInput(); err == nil {
