@@ -25,7 +25,8 @@ type Screen struct {
 func NewScreen(w, h int) *Screen {
 	s := &Screen{emu: vt.NewEmulator(w, h)}
 	// The emulator writes its answers to a pipe: read them, or its next
-	// Write blocks.
+	// Write blocks. The emulator is never closed (its Close races with
+	// this read in x/vt v0.1.0): the reader ends with the test process.
 	go func() { _, _ = io.Copy(io.Discard, s.emu) }()
 	return s
 }
@@ -72,9 +73,4 @@ func (s *Screen) Contains(sub string) bool {
 		}
 	}
 	return false
-}
-
-// Close stops the emulator (its answer pipe); the screen reads as it was.
-func (s *Screen) Close() error {
-	return s.emu.Close()
 }

@@ -39,9 +39,9 @@ func TestDifferentialFramesReachTheTerminalCellForCell(t *testing.T) {
 	// than the sequence.
 	emu := vt.NewEmulator(80, 24)
 	// Answers the emulator sends back (none are asked for here) must not
-	// block its writes.
+	// block its writes. It is never closed: Close races with the read
+	// (x/vt v0.1.0).
 	go func() { _, _ = io.Copy(io.Discard, emu) }()
-	defer emu.Close()
 	for seq := 0; seq < diffSequences; seq++ {
 		if !runSequence(t, emu, int64(seq)) {
 			return
