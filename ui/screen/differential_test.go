@@ -362,7 +362,11 @@ func (c *console) frame() string {
 	for len(lines) < c.h-1 {
 		lines = append(lines, c.fit(""))
 	}
-	lines = append(lines, c.fit(c.styled(c.status)))
+	status := c.fit(c.status)
+	if c.status != "" {
+		status = c.fit(c.styled(c.status))
+	}
+	lines = append(lines, status)
 	return strings.Join(lines[:max(1, c.h)], "\n")
 }
 
@@ -404,6 +408,9 @@ func (c *console) mutate(note func(string, ...any)) {
 		}
 	case 7:
 		c.status = c.word() + " " + c.word()
+		if r.Intn(3) == 0 {
+			c.status = "" // a blank last line: the renderer clears below
+		}
 		note("status %q", c.status)
 	default:
 		// A filter: the rows left are a few of them.

@@ -405,13 +405,15 @@ func (s *Screen) draw() {
 // Most frames change a few lines (a count, the cursor's row); parsing the
 // 48 lines of a screen each time was most of a frame's cost.
 //
-// Every line is then marked changed all the same. The renderer rewrites
-// only the lines marked changed, trusting its model of the terminal for
-// the others; but it also changes that model on its own (clearing to the
-// bottom of the screen clears the line above the first blank one too), and
-// a line it cleared that the frame did not mark stayed blank on the
-// terminal. Comparing a line's cells with its model is cheap; parsing it
-// was not.
+// When the frame's last line is blank, every line is then marked changed
+// all the same. The renderer rewrites only the lines marked changed,
+// trusting its model of the terminal for the others; but when the bottom
+// lines turn blank it clears the screen below them itself and, in its
+// model, one line above them too, which a frame that had not marked that
+// line left blank on the terminal. Comparing the lines' cells with the
+// model then rewrites it. (A console frame ends with its status bar, so this
+// is the rare frame, drawn for a terminal since grown, say: comparing every
+// line of every frame cost more than parsing the changed ones.)
 func (s *Screen) paint(content string, all bool) {
 	lines := strings.Split(content, "\n")
 	w, h := s.cells.Width(), s.cells.Height()
@@ -426,9 +428,23 @@ func (s *Screen) paint(content string, all bool) {
 				safeLine(s.cells.RenderBuffer, y)
 			}
 		}
-		s.cells.TouchLine(0, y, w)
+	}
+	if blankLine(s.cells.Line(h - 1)) {
+		for y := 0; y < h; y++ {
+			s.cells.TouchLine(0, y, w)
+		}
 	}
 	s.lines = lines
+}
+
+// blankLine: every cell of l is an unstyled space, the renderer's blank.
+func blankLine(l uv.Line) bool {
+	for x := range l {
+		if c := l.At(x); c != nil && !c.Equal(&uv.EmptyCell) {
+			return false
+		}
+	}
+	return true
 }
 
 // Close stops drawing and gives the terminal back as Open found it: the
