@@ -352,6 +352,9 @@ func start(f flags) error {
 	}
 	defer scr.Close()
 	m.SendToTerminal(scr.Send)
+	// ctrl+l draws every cell again; ctrl+z (and SIGTSTP) suspends (suspend.go).
+	stopper := newSuspender(scr, os.Stdout, logw)
+	m.ControlTerminal(ui.TerminalControl{Repaint: scr.Repaint, Suspend: stopper.Suspend})
 	// The program reads keys and runs the loop; the screen draws (ui/screen
 	// says why). Its own tick, still running, only flushes what it writes
 	// itself (the bell, the clipboard): once a second.
@@ -368,6 +371,7 @@ func start(f flags) error {
 	p := tea.NewProgram(timedModel{Model: m, log: boot, procs: newProcs(boot.settled), screen: scr}, opts...)
 	quitSig.attach(p.Send)
 	scr.Follow(ctx, os.Stdout, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
+	stopper.watch(ctx, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	if fullProfile != nil {
 		go func() {
 			if full := fullProfile(); full != profile {

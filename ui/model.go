@@ -106,6 +106,8 @@ type Model struct {
 	// send writes a sequence to the terminal at once, in order with the
 	// frames (SendToTerminal); nil: the program library writes it.
 	send func(seq string)
+	// term: what ctrl+l and ctrl+z ask of the terminal (terminal_keys.go).
+	term TerminalControl
 
 	// helpOff is the help screen's scroll offset, in lines, and helpCache
 	// its last text (help.go).
@@ -249,6 +251,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case terminal.Msg:
 		return m, m.toTerminal(msg.Seq)
 	case tea.KeyPressMsg:
+		if cmd, ok := m.terminalKey(msg); ok {
+			return m, cmd
+		}
 		return m.key(msg)
 	case tea.PasteMsg:
 		switch {

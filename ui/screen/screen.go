@@ -60,25 +60,39 @@ type Screen struct {
 	raw     []string              // sequences to write before the next frame (queries)
 	closed  bool
 	running bool // the writer goroutine was started (Open)
+	// suspended: the terminal is given back (Suspend) until Resume;
+	// frames are kept, not drawn.
+	suspended bool
 	// synced: the terminal said it has synchronized output (mode 2026):
 	// each frame is written between its begin and end, and shown whole.
 	synced bool
+	// graphemes: the terminal said it measures grapheme clusters (mode
+	// 2027), as the console's layout does; until then a cluster it could
+	// measure otherwise is written as one it cannot (graphemes.go).
+	graphemes bool
 
 	wake chan struct{} // a frame, size or sequence is waiting
 	stop chan struct{}
 	done chan struct{} // the writer has stopped
 
-	// Owned by the writer goroutine (and by Close once it has stopped).
-	scr        *uv.TerminalRenderer
-	cells      uv.ScreenBuffer
-	buf        bytes.Buffer
-	framed     []byte   // a frame between synchronized output's begin and end
-	drawn      string   // the frame the terminal shows
-	lines      []string // drawn, split into lines
-	shownTitle string
-	credit     float64   // frames that may be written now (frameBurst at most)
-	refilled   time.Time // when credit was last brought up to date
-	err        error     // the first write that failed
+	// wmu is held while anything is written to the terminal: a frame,
+	// or the terminal given back and taken again (suspend.go).
+	wmu sync.Mutex
+	// Owned by the writer goroutine (and by Close once it has stopped),
+	// under wmu.
+	scr    *uv.TerminalRenderer
+	cells  uv.ScreenBuffer
+	buf    bytes.Buffer
+	framed []byte   // a frame between synchronized output's begin and end
+	drawn  string   // the frame the terminal shows
+	lines  []string // drawn, split into lines
+	// asGraphemes: the cells are written for a terminal that measures
+	// grapheme clusters (the newest answer about mode 2027, at draw).
+	asGraphemes bool
+	shownTitle  string
+	credit      float64   // frames that may be written now (frameBurst at most)
+	refilled    time.Time // when credit was last brought up to date
+	err         error     // the first write that failed
 }
 
 // Options open a Screen.
@@ -114,7 +128,7 @@ func Open(o Options) (*Screen, error) {
 	// protocol's first level: a lone esc is not the start of a sequence).
 	seq := openSeq
 	if asksSync(o.Env) {
-		seq += ansi.RequestModeSynchronizedOutput
+		seq += ansi.RequestModeSynchronizedOutput + ansi.RequestModeUnicodeCore
 	}
 	if _, err := io.WriteString(s.out, seq); err != nil {
 		_ = s.restoreInput()
@@ -125,12 +139,16 @@ func Open(o Options) (*Screen, error) {
 	return s, nil
 }
 
-// openSeq sets the terminal up; Close undoes each part, in reverse order.
+// openSeq sets the terminal up; Close undoes each part, in reverse order
+// (closeSeq). Mode 2027 asks a terminal that can to measure text by grapheme
+// clusters, as the console's layout measures it (an emoji with its
+// presentation selector is two cells, not one).
 var openSeq = ansi.SetModeAltScreenSaveCursor + ansi.ResetModeTextCursorEnable +
-	ansi.SetModeBracketedPaste + ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(1)
+	ansi.SetModeBracketedPaste + ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(1) +
+	ansi.SetModeUnicodeCore
 
 // asksSync says whether to ask the terminal if it has synchronized output
-// (DECRQM 2026): the answer comes back as input (the program reads it as a
+// (DECRQM 2026) and grapheme widths (DECRQM 2027): each answer comes back as input (the program reads it as a
 // tea.ModeReportMsg, which main passes to ModeReport). It is asked where
 // the program library's renderer asked it: not over SSH, where an answer
 // that arrives late could be read as keys, unless the terminal is one
@@ -156,13 +174,23 @@ func asksSync(env []string) bool {
 // ModeReport takes the terminal's answer about a mode (DECRPM). An answer
 // that it has synchronized output, set or not, turns it on for every frame
 // after; "not recognized" or "permanently reset" leaves frames as they are.
+// An answer that grapheme widths are on (Open set them) draws every cell
+// again with its clusters as they are; any other leaves them written as a
+// terminal that measures rune by rune places them.
 func (s *Screen) ModeReport(mode ansi.Mode, value ansi.ModeSetting) {
-	if mode != ansi.ModeSynchronizedOutput {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch mode {
+	case ansi.ModeSynchronizedOutput:
+		s.synced = value == ansi.ModeReset || value == ansi.ModeSet
+	case ansi.ModeUnicodeCore:
+		if on := value == ansi.ModeSet || value == ansi.ModePermanentlySet; on != s.graphemes {
+			s.graphemes, s.erase = on, true
+		}
+	default:
 		return
 	}
-	s.mu.Lock()
-	s.synced = value == ansi.ModeReset || value == ansi.ModeSet
-	s.mu.Unlock()
+	s.poke()
 }
 
 // Synchronized reports whether frames are written as synchronized output.
@@ -189,12 +217,22 @@ func newScreen(o Options) *Screen {
 	// renderer must not count on it.
 	s.scr.SetMapNewline(false)
 	s.scr.SetTabStops(-1)
-	s.scr.SetScrollOptim(true)
+	// No hard scrolling (scroll regions, insert and delete line): the
+	// renderer scrolls the terminal's lines and then rewrites only the
+	// lines the new frame changed, but paint leaves a line untouched when
+	// its text is the same as before, so a line scrolled over it stayed on
+	// screen (a row where the column header belongs). And a scroll region
+	// written for a frame of an old size outlived it. Rewriting the changed
+	// cells is a little more output when a list scrolls, and always true.
+	s.scr.SetScrollOptim(false)
+	s.scr.SetGraphemeWidth(false)
 	// The alternate screen: absolute cursor moves, every cell ours.
 	s.scr.SetFullscreen(true)
 	s.scr.SetRelativeCursor(false)
 	s.scr.Erase()
 	s.cells = uv.NewScreenBuffer(s.w, s.h)
+	// Text is measured as the console's layout (lipgloss) measures it.
+	s.cells.Method = ansi.GraphemeWidth
 	return s
 }
 
@@ -223,6 +261,15 @@ func (s *Screen) Resize(w, h int) {
 	s.mu.Lock()
 	s.w, s.h = max(w, 1), max(h, 1)
 	s.resized = true
+	s.mu.Unlock()
+	s.poke()
+}
+
+// Repaint draws every cell of the next frame again, whatever the terminal
+// shows now (ctrl+l; and after the terminal was given back, on resume).
+func (s *Screen) Repaint() {
+	s.mu.Lock()
+	s.erase = true
 	s.mu.Unlock()
 	s.poke()
 }
@@ -291,22 +338,34 @@ func (s *Screen) turn(now time.Time) time.Duration {
 // draw writes what changed since the last frame: pending sequences first,
 // then the newest frame's changed cells, in one write.
 func (s *Screen) draw() {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	s.mu.Lock()
+	if s.suspended {
+		s.mu.Unlock()
+		return
+	}
 	content, title := s.content, s.title
 	w, h, resized, erase := s.w, s.h, s.resized, s.erase
-	raw, profile, synced := s.raw, s.profile, s.synced
+	raw, profile, synced, graphemes := s.raw, s.profile, s.synced, s.graphemes
 	s.resized, s.erase, s.raw, s.profile = false, false, nil, nil
 	s.mu.Unlock()
 
 	if profile != nil {
 		s.scr.SetColorProfile(*profile)
 	}
+	s.scr.SetGraphemeWidth(graphemes)
+	s.asGraphemes = graphemes
 	if resized {
 		s.cells.Resize(w, h)
 		s.scr.Resize(w, h)
 		erase = true
 	}
 	if erase {
+		// A whole redraw starts from a terminal in a known state: no
+		// scroll region (one left by anything before is forgotten), wrap
+		// at the margin on.
+		_, _ = s.scr.WriteString(resetMargins + ansi.SetModeAutoWrap + ansi.ResetStyle)
 		s.scr.Erase()
 	}
 	for _, seq := range raw {
@@ -345,6 +404,16 @@ func (s *Screen) draw() {
 // parsed alone: a style one line leaves open cannot spill onto the next.
 // Most frames change a few lines (a count, the cursor's row); parsing the
 // 48 lines of a screen each time was most of a frame's cost.
+//
+// When the frame's last line is blank, every line is then marked changed
+// all the same. The renderer rewrites only the lines marked changed,
+// trusting its model of the terminal for the others; but when the bottom
+// lines turn blank it clears the screen below them itself and, in its
+// model, one line above them too, which a frame that had not marked that
+// line left blank on the terminal. Comparing the lines' cells with the
+// model then rewrites it. (A console frame ends with its status bar, so this
+// is the rare frame, drawn for a terminal since grown, say: comparing every
+// line of every frame cost more than parsing the changed ones.)
 func (s *Screen) paint(content string, all bool) {
 	lines := strings.Split(content, "\n")
 	w, h := s.cells.Width(), s.cells.Height()
@@ -353,12 +422,29 @@ func (s *Screen) paint(content string, all bool) {
 		if y < len(lines) {
 			line = lines[y]
 		}
-		if !all && y < len(s.lines) && s.lines[y] == line {
-			continue
+		if all || y >= len(s.lines) || s.lines[y] != line {
+			uv.NewStyledString(line).Draw(s.cells, uv.Rect(0, y, w, 1))
+			if !s.asGraphemes {
+				safeLine(s.cells.RenderBuffer, y)
+			}
 		}
-		uv.NewStyledString(line).Draw(s.cells, uv.Rect(0, y, w, 1))
+	}
+	if blankLine(s.cells.Line(h - 1)) {
+		for y := 0; y < h; y++ {
+			s.cells.TouchLine(0, y, w)
+		}
 	}
 	s.lines = lines
+}
+
+// blankLine: every cell of l is an unstyled space, the renderer's blank.
+func blankLine(l uv.Line) bool {
+	for x := range l {
+		if c := l.At(x); c != nil && !c.Equal(&uv.EmptyCell) {
+			return false
+		}
+	}
+	return true
 }
 
 // Close stops drawing and gives the terminal back as Open found it: the
@@ -372,17 +458,17 @@ func (s *Screen) Close() error {
 		return nil
 	}
 	s.closed = true
+	suspended := s.suspended
 	s.mu.Unlock()
 	if s.running {
 		close(s.stop)
 		<-s.done
 	}
-	seq := ansi.PopKittyKeyboard(1) + ansi.ResetModifyOtherKeys + ansi.ResetModeBracketedPaste
-	if s.shownTitle != "" {
-		seq += ansi.SetWindowTitle("")
+	if suspended {
+		// Given back already (Suspend), and never taken again.
+		return s.err
 	}
-	seq += ansi.SetModeTextCursorEnable + ansi.ResetModeAltScreenSaveCursor
-	_, err := io.WriteString(s.out, seq)
+	_, err := io.WriteString(s.out, closeSeq(s.shownTitle != ""))
 	if rerr := s.restoreInput(); err == nil {
 		err = rerr
 	}
@@ -391,6 +477,19 @@ func (s *Screen) Close() error {
 		err = s.err
 	}
 	return err
+}
+
+// resetMargins makes the scroll region the whole screen (DECSTBM with no
+// margins), whatever size it was set for.
+const resetMargins = "\x1b[r"
+
+// closeSeq undoes openSeq: the main screen is left last.
+func closeSeq(titled bool) string {
+	seq := ansi.ResetModeUnicodeCore + ansi.PopKittyKeyboard(1) + ansi.ResetModifyOtherKeys + ansi.ResetModeBracketedPaste
+	if titled {
+		seq += ansi.SetWindowTitle("")
+	}
+	return seq + ansi.SetModeTextCursorEnable + ansi.ResetModeAltScreenSaveCursor
 }
 
 func (s *Screen) restoreInput() error {
