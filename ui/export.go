@@ -230,6 +230,12 @@ func (m Model) onExportStep(msg exportStepMsg) (tea.Model, tea.Cmd) {
 			m.setFlash(fmt.Sprintf("%s exists: not replaced (add overwrite: :export %s … overwrite)", exists.Path, quoteArg(j.path)), true)
 			return m, nil
 		}
+		var special *export.NotRegularError
+		if errors.As(msg.err, &special) {
+			m.setFlash("not exported: "+special.Error(), true)
+			m.flashWide = true
+			return m, nil
+		}
 		if errors.Is(msg.err, errExportCancelled) {
 			m.setFlash(msg.err.Error(), false)
 			return m, nil
