@@ -191,6 +191,8 @@ func start(f flags) error {
 	boot.phase("config, keys, theme", began)
 	go func() { boot.line(began.Add(<-widths), -1, "cell width table built (beside the above)") }()
 	defer boot.exit()
+	// However the session ends, no half-written export stays (exports.go).
+	defer trackExports(logw)()
 
 	// One context for everything that runs behind the UI (the demo server,
 	// the simulator, the stream reader) and the UI itself. SIGTERM and
