@@ -62,6 +62,8 @@ type AuditLog struct {
 	mu   sync.Mutex
 	path string
 	f    *os.File
+	// write is the one write of a line (f.Write; a test cuts it short).
+	write func(f *os.File, b []byte) (int, error)
 }
 
 // DefaultAuditPath is $XDG_STATE_HOME/opsdeck/audit.log, or
@@ -88,18 +90,24 @@ func OpenAuditLog(path string) (*AuditLog, error) {
 	if err := privfile.CheckDir(filepath.Dir(path), "audit log", true); err != nil {
 		return nil, err
 	}
-	f, err := privfile.Open(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, "audit log", privfile.Options{OneLink: true})
+	// Read as well as append: Append looks at the last byte before it
+	// writes (a line cut short earlier is closed first).
+	f, err := privfile.Open(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, "audit log", privfile.Options{OneLink: true})
 	if err != nil {
 		return nil, err
 	}
-	return &AuditLog{path: path, f: f}, nil
+	return &AuditLog{path: path, f: f, write: (*os.File).Write}, nil
 }
 
 // Path is where the log is written.
 func (l *AuditLog) Path() string { return l.path }
 
-// Append writes one entry as one line and syncs it: an action that reached
-// DynamoDB must not lose its record to a crash a moment later.
+// Append writes one entry as one whole line and syncs it: an action that
+// reached DynamoDB must not lose its record to a crash a moment later.
+// Only whole lines stay in the file: a write cut short (a full disk) is
+// taken back to where it started and reported, so the next line, once
+// there is room, does not glue itself to a fragment; and a fragment left
+// by a crash or another process is closed with a newline first.
 func (l *AuditLog) Append(e AuditEntry) error {
 	line, err := json.Marshal(e)
 	if err != nil {
@@ -111,15 +119,72 @@ func (l *AuditLog) Append(e AuditEntry) error {
 	if l.f == nil {
 		return errors.New("audit log is closed")
 	}
+	start, open, err := l.tail()
+	if err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	if open {
+		line = append([]byte{'\n'}, line...)
+	}
 	// One write per line with O_APPEND keeps lines whole even when two
 	// opsdeck processes share the file.
-	if _, err := l.f.Write(line); err != nil {
+	n, err := l.write(l.f, line)
+	if err == nil && n < len(line) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		if n > 0 {
+			if terr := l.takeBack(start, n, open); terr != nil {
+				return fmt.Errorf("audit log: %w; the cut line could not be taken back: %v", err, terr)
+			}
+		}
 		return fmt.Errorf("audit log: %w", err)
 	}
 	if err := l.f.Sync(); err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
 	return nil
+}
+
+// tail is the file's size and whether its last line is open (no newline
+// at the end: a line cut short before this process's time).
+func (l *AuditLog) tail() (size int64, open bool, err error) {
+	fi, err := l.f.Stat()
+	if err != nil {
+		return 0, false, err
+	}
+	if fi.Size() == 0 {
+		return 0, false, nil
+	}
+	last := make([]byte, 1)
+	if _, err := l.f.ReadAt(last, fi.Size()-1); err != nil {
+		return 0, false, err
+	}
+	return fi.Size(), last[0] != '\n', nil
+}
+
+// takeBack removes the n bytes of a cut write that began at start: the
+// file ends on a whole line again (after the newline that closed an open
+// line, when one was written). When another process appended meanwhile
+// (the file is no longer start+n long) nothing is cut: their line would
+// go with ours; the next Append then closes the fragment with a newline,
+// and ReadAudit reads the line glued to it on its own.
+func (l *AuditLog) takeBack(start int64, n int, open bool) error {
+	fi, err := l.f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.Size() != start+int64(n) {
+		return fmt.Errorf("the log grew meanwhile (%d bytes, want %d)", fi.Size(), start+int64(n))
+	}
+	keep := start
+	if open {
+		keep++ // the newline that closed the earlier fragment stays
+	}
+	if err := l.f.Truncate(keep); err != nil {
+		return err
+	}
+	return l.f.Sync()
 }
 
 // Close closes the file; later appends fail.
@@ -162,7 +227,7 @@ func ReadAudit(path string, n int) ([]AuditEntry, error) {
 	for {
 		line, tooLong, err := readLine(r)
 		if len(line) > 0 || tooLong {
-			out = append(out, parseAuditLine(line, tooLong))
+			out = append(out, parseAuditLine(line, tooLong)...)
 			if n > 0 && len(out) > 2*n {
 				// Keep memory bounded on a long log: only the tail matters.
 				out = append(out[:0], out[len(out)-n:]...)
@@ -199,20 +264,74 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	}
 }
 
-func parseAuditLine(line []byte, tooLong bool) AuditEntry {
+func parseAuditLine(line []byte, tooLong bool) []AuditEntry {
 	raw := string(bytes.TrimSpace(line))
 	if tooLong {
-		return AuditEntry{Problem: "line longer than 1 MiB, not read", Raw: clip(raw)}
+		return []AuditEntry{{Problem: "line longer than 1 MiB, not read", Raw: clip(raw)}}
 	}
+	e, err := parseEntry(raw)
+	if err == nil {
+		return []AuditEntry{e}
+	}
+	if parts := unglue(raw); parts != nil {
+		return parts
+	}
+	if e.Problem == "" {
+		e = AuditEntry{Problem: "not an audit entry: " + err.Error(), Raw: raw}
+	}
+	return []AuditEntry{e}
+}
+
+// parseEntry reads one entry; an entry without its action or result comes
+// back with Problem set, and an error.
+func parseEntry(raw string) (AuditEntry, error) {
 	var e AuditEntry
 	if err := json.Unmarshal([]byte(raw), &e); err != nil {
-		return AuditEntry{Problem: "not an audit entry: " + err.Error(), Raw: raw}
+		return AuditEntry{}, err
 	}
 	if e.Result == "" || e.Action == "" {
 		e.Problem = "entry lacks its action or result"
 		e.Raw = raw
+		return e, errors.New(e.Problem)
 	}
-	return e
+	return e, nil
+}
+
+// entryStart is how every line Append writes begins (Time is the first
+// field); inside a JSON string its quotes would be escaped.
+const entryStart = `{"time":"`
+
+// unglue reads a line that is a fragment (a line cut short, by a full
+// disk or a crash, before this version closed such lines) with whole
+// entries appended to it: the fragment is reported, each entry after it
+// read on its own. nil when the line holds no whole entry after its start.
+func unglue(raw string) []AuditEntry {
+	for i := 1; i < len(raw); i++ {
+		j := strings.Index(raw[i:], entryStart)
+		if j < 0 {
+			return nil
+		}
+		i += j
+		rest := unglueTail(raw[i:])
+		if rest == nil {
+			continue
+		}
+		head := AuditEntry{Problem: "line cut short (its end was never written); the entry after it is read on its own", Raw: raw[:i]}
+		return append([]AuditEntry{head}, rest...)
+	}
+	return nil
+}
+
+// unglueTail reads s as one entry, or as an entry with more glued to it.
+func unglueTail(s string) []AuditEntry {
+	if e, err := parseEntry(s); err == nil {
+		return []AuditEntry{e}
+	}
+	parts := unglue(s)
+	if parts == nil || !strings.HasPrefix(s, entryStart) {
+		return nil
+	}
+	return parts
 }
 
 // plain turns an AttributeValue into the JSON a human reads in the log
