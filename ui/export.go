@@ -233,7 +233,6 @@ func (m Model) onExportStep(msg exportStepMsg) (tea.Model, tea.Cmd) {
 		var special *export.NotRegularError
 		if errors.As(msg.err, &special) {
 			m.setFlash("not exported: "+special.Error(), true)
-			m.flashWide = true
 			return m, nil
 		}
 		if errors.Is(msg.err, errExportCancelled) {
