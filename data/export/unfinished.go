@@ -1,6 +1,9 @@
 package export
 
 import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,54 +65,101 @@ func (u *registry) create(abs string, overwrite bool) (*File, error) {
 	if u.closed {
 		return nil, ErrAbandoned
 	}
-	// CreateTemp makes the file 0600.
-	tf, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".*.part")
-	if err != nil {
-		return nil, err
-	}
-	f := &File{File: tf, Path: abs, overwrite: overwrite}
-	u.files[f] = struct{}{}
-	if u.journal != "" {
-		// Without its record a crash would leave the file for good: an
-		// export that cannot be recorded is not started.
-		rec, err := u.record(tf)
-		if err != nil {
-			delete(u.files, f)
-			tf.Close()
-			os.Remove(tf.Name())
-			return nil, fmt.Errorf("export journal: %w", err)
+	journal := u.journal != "" && haveIdentity
+	for range 100 {
+		part := filepath.Join(filepath.Dir(abs), "."+filepath.Base(abs)+"."+randomDigits()+".part")
+		rec := journalRecord{Part: part, UID: os.Getuid(), PID: os.Getpid(), Mark: newToken()}
+		// The record comes first: a console killed at any instant after
+		// this leaves a file the next start can find. Until it is
+		// completed below (inode, mark) it names an empty file.
+		var recPath string
+		if journal {
+			u.seq++
+			recPath = filepath.Join(u.journal, fmt.Sprintf("%d-%d.json", os.Getpid(), u.seq))
+			if err := writeRecord(recPath, rec, false); err != nil {
+				return nil, fmt.Errorf("export journal: %w", err)
+			}
 		}
-		f.record = rec
+		tf, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			if recPath != "" {
+				os.Remove(recPath)
+			}
+			if errors.Is(err, fs.ErrExist) {
+				continue // that name is taken: another
+			}
+			return nil, err
+		}
+		f := &File{File: tf, Path: abs, overwrite: overwrite, record: recPath}
+		if journal {
+			// Without its whole record a crash would leave the file for
+			// good: an export that cannot be recorded is not started.
+			if err := completeRecord(recPath, tf, rec); err != nil {
+				tf.Close()
+				os.Remove(part)
+				os.Remove(recPath)
+				return nil, fmt.Errorf("export journal: %w", err)
+			}
+		}
+		u.files[f] = struct{}{}
+		return f, nil
 	}
-	return f, nil
+	return nil, errors.New("no free name for the export's temporary file")
 }
 
-// record writes the journal's record of tf and returns its path.
-func (u *registry) record(tf *os.File) (string, error) {
+// completeRecord adds the file's identity (device, inode) to its record,
+// and keeps the mark only if the file system took it.
+func completeRecord(recPath string, tf *os.File, rec journalRecord) error {
+	if !setMark(tf, rec.Mark) {
+		rec.Mark = ""
+	}
 	fi, err := tf.Stat()
 	if err != nil {
-		return "", err
+		return err
 	}
-	dev, ino, uid, ok := identity(fi)
-	if !ok {
-		return "", nil // no identity on this system: no record (unfinished_other.go)
+	rec.Dev, rec.Ino, rec.UID, _ = identity(fi)
+	return writeRecord(recPath, rec, true)
+}
+
+// writeRecord writes a record whole: a new one in place (O_EXCL), a
+// completed one beside it and renamed over it, so a crash never leaves
+// half a record.
+func writeRecord(path string, rec journalRecord, replace bool) error {
+	b, _ := json.Marshal(rec)
+	name := path
+	if replace {
+		name = path + ".new"
+		os.Remove(name)
 	}
-	u.seq++
-	path := filepath.Join(u.journal, fmt.Sprintf("%d-%d.json", os.Getpid(), u.seq))
-	b, _ := json.Marshal(journalRecord{Part: tf.Name(), Dev: dev, Ino: ino, UID: uid, PID: os.Getpid(), Mark: mark(tf)})
-	rf, err := privfile.Open(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, "export journal", privfile.Options{OneLink: true})
+	rf, err := privfile.Open(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, "export journal", privfile.Options{OneLink: true})
 	if err != nil {
-		return "", err
+		return err
 	}
 	_, werr := rf.Write(append(b, '\n'))
 	if err := rf.Close(); werr == nil {
 		werr = err
 	}
-	if werr != nil {
-		os.Remove(path)
-		return "", werr
+	if werr == nil && replace {
+		werr = os.Rename(name, path)
 	}
-	return path, nil
+	if werr != nil {
+		os.Remove(name)
+	}
+	return werr
+}
+
+// randomDigits is the unpredictable part of a temporary file's name.
+func randomDigits() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return strconv.FormatUint(uint64(binary.BigEndian.Uint32(b[:])), 10)
+}
+
+// newToken is a mark's value: known only to the journal and the file.
+func newToken() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // finish ends f: committed by commit (given the temporary file's name),
@@ -232,9 +282,19 @@ func sweepRecord(path string) (removed string, err error) {
 	}
 	dev, ino, uid, ok := identity(fi)
 	if !ok || !fi.Mode().IsRegular() || !filepath.IsAbs(rec.Part) || !partName.MatchString(filepath.Base(rec.Part)) ||
-		dev != rec.Dev || ino != rec.Ino || uid != rec.UID || uid != os.Getuid() ||
-		(rec.Mark != "" && !marked(rec.Part, rec.Mark)) {
+		uid != rec.UID || uid != os.Getuid() {
 		return "", nil // not the file recorded any more: not ours to remove
+	}
+	if rec.Ino == 0 {
+		// The console died between writing the record and completing it:
+		// the file was made (O_EXCL, under this random name) but nothing
+		// written to it yet. Ours if it carries the mark; else only an
+		// empty file is removed.
+		if !marked(rec.Part, rec.Mark) && fi.Size() != 0 {
+			return "", nil
+		}
+	} else if dev != rec.Dev || ino != rec.Ino || (rec.Mark != "" && !marked(rec.Part, rec.Mark)) {
+		return "", nil
 	}
 	if err := os.Remove(rec.Part); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", err

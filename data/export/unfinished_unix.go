@@ -3,8 +3,6 @@
 package export
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
@@ -18,17 +16,10 @@ import (
 // a file made after ours was removed, the token cannot.
 const markAttr = "user.opsdeck.export"
 
-// mark sets a fresh token on f and returns it; "" where the file system
-// keeps no user attributes (the record then relies on name, inode and
-// owner).
-func mark(f *os.File) string {
-	b := make([]byte, 16)
-	rand.Read(b)
-	token := hex.EncodeToString(b)
-	if unix.Fsetxattr(int(f.Fd()), markAttr, []byte(token), 0) != nil {
-		return ""
-	}
-	return token
+// setMark sets token on f; false where the file system keeps no user
+// attributes (the record then relies on name, inode and owner).
+func setMark(f *os.File, token string) bool {
+	return unix.Fsetxattr(int(f.Fd()), markAttr, []byte(token), 0) == nil
 }
 
 // marked says whether the file at path (not followed) carries token.
@@ -37,6 +28,10 @@ func marked(path, token string) bool {
 	n, err := unix.Lgetxattr(path, markAttr, buf)
 	return err == nil && string(buf[:n]) == token
 }
+
+// haveIdentity: files have a device, inode and owner here, so the
+// journal can tell them apart.
+const haveIdentity = true
 
 // identity is what tells a file recorded in the journal from another that
 // took its name since: its device and inode, and its owner.
