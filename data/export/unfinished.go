@@ -236,10 +236,18 @@ func Track(dir string) (removed []string, err error) {
 	}
 	var problems []string
 	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if base, ok := strings.CutSuffix(e.Name(), ".json.new"); ok {
+			// A completed record a crash kept from its rename: the record
+			// it was to replace names the same file.
+			if pid, _ := strconv.Atoi(strings.SplitN(base, "-", 2)[0]); pid > 0 && pid != os.Getpid() && !alive(pid) {
+				os.Remove(path)
+			}
+			continue
+		}
 		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
 		part, err := sweepRecord(path)
 		if part != "" {
 			removed = append(removed, part)
