@@ -262,7 +262,10 @@ type Tally struct {
 	Estimated bool
 	// Moved counts the live changes applied since the count.
 	Moved int
-	Err   error
+	// Span is when the count read (zero: a tally not made by a count,
+	// which takes every change as after it).
+	Span ReadSpan
+	Err  error
 }
 
 // Overview is every tally of a plan, counted at one time.
@@ -272,6 +275,13 @@ type Overview struct {
 	Tallies  []Tally
 	Consumed float64 // read capacity of the whole re-count
 	Elapsed  time.Duration
+	// Unplaced counts the changes that moved a tally but could not be
+	// placed against its count (the tally is Estimated): a count started
+	// CountSlack after they arrived settles them.
+	Unplaced int
+	// fence: per shard, the first record known to come after every
+	// count (overview_place.go).
+	fence shardFence
 }
 
 // countConcurrency bounds how many counts run at once: a re-count is a few
@@ -290,25 +300,41 @@ const BulkPageItems = 1000
 
 // Apply moves the tallies by one item change from the live tail: each
 // tally of the table gains one when the new image counts and the old did
-// not, and loses one the other way. old is nil on an INSERT; when the
-// stream carries no old image (a NEW_IMAGE stream's MODIFY or REMOVE) the
-// change cannot be placed exactly, and every tally it may touch becomes
-// Estimated — unless the item's key shows it is outside the scope. It
-// reports whether anything changed.
-func (o *Overview) Apply(table TableID, event string, keys, old, new Item) bool {
+// not, and loses one the other way — if the change came after the tally's
+// count. A change the count already saw moves nothing; one that may or may
+// not be in it (ChangeAt.At too close to the count to tell, see
+// ReadSpan.Place) leaves the number and marks it Estimated. old is nil on
+// an INSERT; when the stream carries no old image (a NEW_IMAGE stream's
+// MODIFY or REMOVE) the change cannot be placed exactly either, and every
+// tally it may touch becomes Estimated — unless the item's key shows it is
+// outside the scope. It reports whether anything changed.
+func (o *Overview) Apply(c ChangeAt) bool {
 	changed := false
-	oldKnown := old != nil || event == "INSERT"
+	oldKnown := c.Old != nil || c.Event == "INSERT"
+	fenced := o.fence.after(c)
+	timed, allAfter := false, true
 	for i := range o.Tallies {
 		t := &o.Tallies[i]
-		if t.Scope.Table != table || t.Err != nil {
+		if t.Scope.Table != c.Table || t.Err != nil {
+			continue
+		}
+		place := PlacedAfter
+		if !fenced && !t.Span.From.IsZero() {
+			timed = true
+			place = t.Span.Place(c)
+		}
+		if place != PlacedAfter {
+			allAfter = false
+		}
+		if place == PlacedBefore {
 			continue
 		}
 		if !oldKnown {
-			if outsideByKey(t.Scope, keys) {
+			if outsideByKey(t.Scope, c.Keys) {
 				continue
 			}
 			d := 0
-			if t.In(new) {
+			if t.In(c.New) {
 				d = 1
 			}
 			// The old image is unknown: the number may have moved by
@@ -321,22 +347,36 @@ func (o *Overview) Apply(table TableID, event string, keys, old, new Item) bool 
 			continue
 		}
 		d := 0
-		if t.In(new) {
+		if t.In(c.New) {
 			d++
 		}
-		if t.In(old) {
+		if t.In(c.Old) {
 			d--
 		}
-		if d != 0 {
-			t.N += int64(d)
-			if t.N < 0 {
-				// A change the count never saw (it was counted before the
-				// item existed, or after): the number cannot go below zero.
-				t.N, t.Estimated = 0, true
-			}
-			t.Moved++
-			changed = true
+		if d == 0 {
+			continue
 		}
+		t.Moved++
+		changed = true
+		if place == PlacedUnknown {
+			// The count may already hold this change: moving the number
+			// could count it twice, not moving it could miss it.
+			t.Estimated = true
+			o.Unplaced++
+			continue
+		}
+		t.N += int64(d)
+		if t.N < 0 {
+			// A change the count never saw (it was counted before the
+			// item existed, or after): the number cannot go below zero.
+			t.N, t.Estimated = 0, true
+		}
+	}
+	if timed && allAfter {
+		if o.fence == nil {
+			o.fence = shardFence{}
+		}
+		o.fence.note(c)
 	}
 	return changed
 }
@@ -362,23 +402,4 @@ func outsideByKey(sc Scope, keys Item) bool {
 	}
 	v, ok := keys[sc.PKAttr]
 	return ok && !EqualValues(v, sc.pkValue())
-}
-
-// Unsettled marks as estimated every tally a change would have moved: the
-// change happened while the count ran, so the count may or may not include
-// it. It reports whether any tally was marked.
-func (o *Overview) Unsettled(table TableID, event string, keys, old, new Item) bool {
-	probe := Overview{Tallies: make([]Tally, len(o.Tallies))}
-	copy(probe.Tallies, o.Tallies)
-	for i := range probe.Tallies {
-		probe.Tallies[i].Moved, probe.Tallies[i].Estimated = 0, false
-	}
-	probe.Apply(table, event, keys, old, new)
-	changed := false
-	for i, t := range probe.Tallies {
-		if (t.Moved > 0) && !o.Tallies[i].Estimated {
-			o.Tallies[i].Estimated, changed = true, true
-		}
-	}
-	return changed
 }

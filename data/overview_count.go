@@ -41,7 +41,7 @@ func (s *Store) CountOverview(ctx context.Context, plan OverviewPlan, now time.T
 func (s *Store) tally(ctx context.Context, m Metric, maxPages int, now time.Time) Tally {
 	t := Tally{Metric: m, CountedAt: now}
 	c, err := s.CountMetric(ctx, m, maxPages)
-	t.N, t.Consumed, t.Partial, t.Err = c.N, c.Consumed, c.Partial, err
+	t.N, t.Consumed, t.Partial, t.Span, t.Err = c.N, c.Consumed, c.Partial, c.Span, err
 	if err == nil && m.Key == MetricProjectRunning {
 		sc := ProjectByID(m.Subject)
 		it, found, used, err := s.getItem(ctx, sc.Table, sc.getKey())
@@ -60,14 +60,15 @@ func (s *Store) tally(ctx context.Context, m Metric, maxPages int, now time.Time
 // CountMetric counts one metric: Select=COUNT of its scope, or, with a
 // Test, a Query projecting the metric's Reads and the test applied to each
 // item. maxPages caps the pages as Count does.
-func (s *Store) CountMetric(ctx context.Context, m Metric, maxPages int) (Count, error) {
+func (s *Store) CountMetric(ctx context.Context, m Metric, maxPages int) (c Count, err error) {
 	if m.Test == nil {
 		return s.Count(ctx, m.Scope, maxPages)
 	}
 	if m.Scope.Projection().Type != ProjectAll {
 		return Count{}, fmt.Errorf("data: a tested count needs an index projecting ALL, not %s", m.Scope.Index)
 	}
-	var c Count
+	c.Span = s.startSpan()
+	defer func() { c.Span.To = time.Now() }()
 	reads := append(MustSchema(m.Scope.Table).KeyNames(), m.Reads...)
 	if ix, ok := m.Scope.index(); ok {
 		reads = append(reads, ix.PK.Name)

@@ -3,6 +3,7 @@ package data
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -55,6 +56,9 @@ type Count struct {
 	Consumed float64 // read capacity of every page of the count
 	// Partial: the count stopped at its page cap; N is a lower bound.
 	Partial bool
+	// Span is when the count read, by this machine's clock: a stream
+	// record is placed before, during or after it (ReadSpan.Place).
+	Span ReadSpan
 }
 
 // Count counts a scope's items with Select=COUNT, page after page (a
@@ -62,8 +66,9 @@ type Count struct {
 // selects), BulkPageItems items a page, until the end, maxPages pages (0:
 // no cap; N is then a lower bound and Partial is set) or ctx ends. Only key-condition scopes can be
 // counted.
-func (s *Store) Count(ctx context.Context, sc Scope, maxPages int) (Count, error) {
-	var c Count
+func (s *Store) Count(ctx context.Context, sc Scope, maxPages int) (c Count, err error) {
+	c.Span = s.startSpan()
+	defer func() { c.Span.To = time.Now() }()
 	if sc.Via != ViaKey || sc.PKAttr == "" {
 		return c, fmt.Errorf("data: scope %s cannot be counted by a query", sc)
 	}
@@ -89,6 +94,16 @@ func (s *Store) Count(ctx context.Context, sc Scope, maxPages int) (Count, error
 			return c, nil
 		}
 	}
+}
+
+// startSpan starts a count's ReadSpan now, with the slack its endpoint
+// needs.
+func (s *Store) startSpan() ReadSpan {
+	sp := ReadSpan{From: time.Now()}
+	if s.conn != nil && IsLoopbackEndpoint(s.conn.Endpoint) {
+		sp.Slack = LocalCountSlack
+	}
+	return sp
 }
 
 // countOnly, passed as queryInput's only, asks for Select=COUNT.

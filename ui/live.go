@@ -131,7 +131,8 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 func toChanges(recs []stream.Record) []views.Change {
 	out := make([]views.Change, len(recs))
 	for i, r := range recs {
-		out[i] = views.Change{Table: r.Table, Event: r.EventName, Keys: r.Keys, Old: r.Old, New: r.New, TTL: r.TTL}
+		out[i] = views.Change{Table: r.Table, Event: r.EventName, Keys: r.Keys, Old: r.Old, New: r.New, TTL: r.TTL,
+			At: r.ApproxTime, Shard: r.Shard, Seq: r.Seq, NotBy: r.NotBy, ReadBy: r.ReadBy}
 	}
 	return out
 }

@@ -80,10 +80,18 @@ type Overview struct {
 	counting bool
 	req      int
 	cancel   context.CancelFunc
-	// during holds the changes that arrived while the count ran; overflow
-	// lists the tables of those past maxUnsettled.
+	// during holds the changes that arrived while the count ran (and
+	// those of the CountSlack before it: an index may not have had them
+	// yet); overflow lists the tables of those past maxUnsettled. All are
+	// placed against the count when it answers (data.Overview.Apply).
 	during   []Change
 	overflow map[data.TableID]bool
+	// recent are the changes received lately (wall clock), kept for the
+	// next count's during.
+	recent []receivedChange
+	// settle: a count to settle changes that could not be placed is armed
+	// or ran since the last periodic count (one per period, at most).
+	settle bool
 	dirty    bool // the plan grew since the count started
 	tickGen  int
 	err      string
@@ -121,7 +129,22 @@ type overviewCountedMsg struct {
 }
 
 // overviewTickMsg is the re-count timer; gen drops superseded timers.
-type overviewTickMsg struct{ gen int }
+// settle: armed to settle changes that could not be placed.
+type overviewTickMsg struct {
+	gen    int
+	settle bool
+}
+
+// receivedChange is a change and when it reached the pane.
+type receivedChange struct {
+	at time.Time
+	c  Change
+}
+
+// settleDelay is how soon after a change that could not be placed against
+// the count a settling count starts: late enough that the change is
+// before it.
+const settleDelay = planSettle
 
 // Both reach the pane whether or not it is shown: the numbers (and the
 // alerts in the status bar) stay current from any pane.
@@ -176,7 +199,7 @@ func (p *Overview) recount() tea.Cmd {
 		p.cancel()
 	}
 	p.req++
-	p.counting, p.dirty, p.during, p.overflow = true, false, nil, nil
+	p.counting, p.dirty, p.during, p.overflow = true, false, p.recentChanges(), nil
 	req, st, plan, now := p.req, p.ctx.Store, p.Plan(), p.ctx.now()
 	ctx, cancel := context.WithTimeout(context.Background(), p.ctx.readTimeout())
 	p.cancel = cancel
@@ -189,6 +212,51 @@ func (p *Overview) recount() tea.Cmd {
 func (p *Overview) armTimer(d time.Duration) tea.Cmd {
 	p.tickGen++
 	return p.ctx.After(d, overviewTickMsg{gen: p.tickGen})
+}
+
+// recentChanges are the changes received within data.CountSlack of now:
+// a count starting now may not see them yet.
+func (p *Overview) recentChanges() []Change {
+	cut := time.Now().Add(-data.CountSlack)
+	var out []Change
+	for _, r := range p.recent {
+		if r.at.After(cut) {
+			out = append(out, r.c)
+		}
+	}
+	return out
+}
+
+// remember keeps c among the recent changes, dropping those too old.
+func (p *Overview) remember(c Change, at time.Time) {
+	cut := at.Add(-data.CountSlack)
+	i := 0
+	for i < len(p.recent) && !p.recent[i].at.After(cut) {
+		i++
+	}
+	p.recent = append(p.recent[i:], receivedChange{at: at, c: c})
+	if len(p.recent) > maxUnsettled {
+		p.recent = p.recent[len(p.recent)-maxUnsettled:]
+	}
+}
+
+// applyOne places one change against the count shown and reports whether
+// it could not be placed (the numbers it moves are estimates now).
+func (p *Overview) applyOne(c Change) (unplaced bool) {
+	n := p.ov.Unplaced
+	p.ov.Apply(c.Placed())
+	return p.ov.Unplaced > n
+}
+
+// settleLater arms one count to settle what could not be placed, unless
+// one was armed since the last periodic count.
+func (p *Overview) settleLater() tea.Cmd {
+	if p.settle || p.counting {
+		return nil
+	}
+	p.settle = true
+	p.tickGen++
+	return p.ctx.After(settleDelay, overviewTickMsg{gen: p.tickGen, settle: true})
 }
 
 // Update handles the count's answer, the timer and keys.
@@ -209,6 +277,9 @@ func (p *Overview) Update(msg tea.Msg) tea.Cmd {
 		if msg.gen != p.tickGen || p.counting {
 			return nil
 		}
+		if !msg.settle {
+			p.settle = false
+		}
 		return p.recount()
 	case tea.KeyPressMsg:
 		return p.key(msg)
@@ -218,20 +289,29 @@ func (p *Overview) Update(msg tea.Msg) tea.Cmd {
 
 func (p *Overview) counted(ov data.Overview) tea.Cmd {
 	p.counting, p.cancel, p.have, p.err = false, nil, true, ""
-	for _, c := range p.during {
-		ov.Unsettled(c.Table, c.Event, c.Keys, c.Old, c.New)
-	}
+	during := p.during
 	for t := range p.overflow {
 		ov.MarkEstimated(t)
 	}
 	p.during, p.overflow = nil, nil
 	p.ov = ov
+	// The changes that arrived while it counted, placed against it: those
+	// it saw move nothing, those it cannot have seen move it, the rest
+	// make their numbers estimates.
+	unplaced := false
+	for _, c := range during {
+		unplaced = p.applyOne(c) || unplaced
+	}
 	p.cursor = min(p.cursor, max(len(ov.Tallies)-1, 0))
 	next := p.opts.Recount
 	if p.dirty {
 		next = planSettle
 	}
-	return tea.Batch(p.armTimer(next), p.alerted())
+	cmds := []tea.Cmd{p.armTimer(next), p.alerted()}
+	if unplaced && !p.dirty {
+		cmds = append(cmds, p.settleLater())
+	}
+	return tea.Batch(cmds...)
 }
 
 // alerted recomputes the alerts on; with the bell configured it rings when
@@ -258,9 +338,11 @@ func (p *Overview) alerted() tea.Cmd {
 // Apply moves the numbers by the live tail's changes, and learns the users
 // and projects they name.
 func (p *Overview) Apply(changes []Change) tea.Cmd {
-	grew := false
+	grew, unplaced := false, false
+	now := time.Now()
 	for _, c := range changes {
 		grew = p.learn(c) || grew
+		p.remember(c, now)
 		if !p.have && !p.counting {
 			continue
 		}
@@ -275,11 +357,14 @@ func (p *Overview) Apply(changes []Change) tea.Cmd {
 			}
 			continue
 		}
-		p.ov.Apply(c.Table, c.Event, c.Keys, c.Old, c.New)
+		unplaced = p.applyOne(c) || unplaced
 	}
 	var cmds []tea.Cmd
 	if p.have && !p.counting {
 		cmds = append(cmds, p.alerted())
+	}
+	if unplaced {
+		cmds = append(cmds, p.settleLater())
 	}
 	if grew {
 		if p.counting {

@@ -257,4 +257,17 @@ type Change struct {
 	Old, New data.Item
 	// TTL is true for a delete done by DynamoDB's TTL process.
 	TTL bool
+	// At, Shard and Seq place the change in its stream: the record's
+	// ApproximateCreationDateTime (rounded down; zero for the console's
+	// own writes) and its shard and sequence number. Counts use them to
+	// tell a change they already saw from one they did not
+	// (data.ReadSpan.Place).
+	At            time.Time
+	Shard, Seq    string
+	NotBy, ReadBy time.Time // made after NotBy, before ReadBy (stream.Record)
+}
+
+// Placed is the change as the data layer places it against a count.
+func (c Change) Placed() data.ChangeAt {
+	return data.ChangeAt{Table: c.Table, Event: c.Event, Keys: c.Keys, Old: c.Old, New: c.New, At: c.At, Shard: c.Shard, Seq: c.Seq, NotBy: c.NotBy, ReadBy: c.ReadBy}
 }

@@ -23,6 +23,14 @@ type Record struct {
 	TTL   bool
 	Seq   string // sequence number within the shard
 	Shard string // shard id
+	// NotBy and ReadBy bound when the change was made, by this machine's
+	// clock: after NotBy (an earlier call that read the shard to its end,
+	// sent then, did not return it; zero when unknown) and before ReadBy
+	// (the call that returned it had answered). ApproxTime, rounded down
+	// and by the server's clock, is often coarser (a minute on DynamoDB
+	// Local). Counts use both to tell a change they saw from one they did
+	// not (data.ReadSpan).
+	NotBy, ReadBy time.Time
 	// Bytes is the record's approximate size in memory (keys and images),
 	// set by the reader; Size computes it when it is not set. Whatever
 	// holds records bounds itself by bytes as well as by count with it:

@@ -61,6 +61,11 @@ type shardReader struct {
 	idle       int       // consecutive polls that found nothing
 	busy       bool      // the last poll delivered
 	lastBusy   time.Time // when a poll last found records
+	// caughtUp is when the last call that read the shard to its end (an
+	// answer short of its Limit, or the LATEST position taken) was sent:
+	// a record a later call delivers was written after it (Record.NotBy).
+	// Zero when unknown (nothing read to the end yet, an iterator lost).
+	caughtUp time.Time
 }
 
 // warmFor is how long after its last record a shard keeps its own idle
@@ -78,6 +83,10 @@ const warmFor = 15 * time.Second
 // most holdFast/PollInterval (12) reads after its last record, and nothing
 // once the table is idle: the idle budget still starts after warmFor.
 const holdFast = 3 * time.Second
+
+// shortAnswerBytes: an answer under this size was not cut by DynamoDB's
+// 1 MB cap on GetRecords.
+const shortAnswerBytes = 512 << 10
 
 func (s *shardReader) position() position {
 	switch {
@@ -156,6 +165,7 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 			if first {
 				// The position is taken: a write from now on is read.
 				s.since = callStart
+				s.caughtUp = callStart
 				s.tr.health.ok(s.id)
 				// Spread the first polls of many shards over their idle
 				// pace instead of polling them all at once.
@@ -209,6 +219,11 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 		s.lastOK = time.Now()
 		s.tr.health.ok(s.id)
 		s.deliver(out.Records)
+		if len(out.Records) < int(limit) && nbytes < shortAnswerBytes {
+			// Short of both caps (records and DynamoDB's 1 MB): the
+			// answer reached the end of what the shard held.
+			s.caughtUp = callStart
+		}
 		s.iter = out.NextShardIterator
 		if s.iter == nil || *s.iter == "" {
 			return s.end(endClosed, nil)
@@ -368,6 +383,7 @@ func (s *shardReader) onThrottled(op string, err error) {
 //   - expired after a known record: a new iterator AFTER it loses nothing.
 func (s *shardReader) lostIterator(pos position, trimmed bool) {
 	s.iter = nil
+	s.caughtUp = time.Time{} // what the next iterator reads is not placed
 	now := time.Now()
 	if s.lastSeq == "" && s.start.typ == st.ShardIteratorTypeLatest && !s.since.IsZero() {
 		s.reopen = true
@@ -448,6 +464,8 @@ func (s *shardReader) deliver(in []st.Record) int {
 			TTL:        isTTL(rec.UserIdentity),
 			Seq:        seq,
 			Shard:      s.id,
+			NotBy:      s.caughtUp,
+			ReadBy:     s.lastOK,
 		})
 		out[len(out)-1].Bytes = out[len(out)-1].Size()
 		s.lastSeq = seq
