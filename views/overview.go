@@ -91,10 +91,10 @@ type Overview struct {
 	recent []receivedChange
 	// settle: a count to settle changes that could not be placed is armed
 	// or ran since the last periodic count (one per period, at most).
-	settle bool
-	dirty    bool // the plan grew since the count started
-	tickGen  int
-	err      string
+	settle  bool
+	dirty   bool // the plan grew since the count started
+	tickGen int
+	err     string
 
 	cursor int // index into ov.Tallies
 	top    int // first line shown
