@@ -86,9 +86,9 @@ type Overview struct {
 	// placed against the count when it answers (data.Overview.Apply).
 	during   []Change
 	overflow map[data.TableID]bool
-	// recent are the changes received lately (wall clock), kept for the
-	// next count's during.
-	recent []receivedChange
+	// recent are the changes received lately, kept for the next count's
+	// during.
+	recent recentLog
 	// settle: a count to settle changes that could not be placed is armed
 	// or ran since the last periodic count (one per period, at most).
 	settle  bool
@@ -133,12 +133,6 @@ type overviewCountedMsg struct {
 type overviewTickMsg struct {
 	gen    int
 	settle bool
-}
-
-// receivedChange is a change and when it reached the pane.
-type receivedChange struct {
-	at time.Time
-	c  Change
 }
 
 // settleDelay is how soon after a change that could not be placed against
@@ -199,7 +193,7 @@ func (p *Overview) recount() tea.Cmd {
 		p.cancel()
 	}
 	p.req++
-	p.counting, p.dirty, p.during, p.overflow = true, false, p.recentChanges(), nil
+	p.counting, p.dirty, p.during, p.overflow = true, false, p.recent.since(time.Now()), nil
 	req, st, plan, now := p.req, p.ctx.Store, p.Plan(), p.ctx.now()
 	ctx, cancel := context.WithTimeout(context.Background(), p.ctx.readTimeout())
 	p.cancel = cancel
@@ -212,32 +206,6 @@ func (p *Overview) recount() tea.Cmd {
 func (p *Overview) armTimer(d time.Duration) tea.Cmd {
 	p.tickGen++
 	return p.ctx.After(d, overviewTickMsg{gen: p.tickGen})
-}
-
-// recentChanges are the changes received within data.CountSlack of now:
-// a count starting now may not see them yet.
-func (p *Overview) recentChanges() []Change {
-	cut := time.Now().Add(-data.CountSlack)
-	var out []Change
-	for _, r := range p.recent {
-		if r.at.After(cut) {
-			out = append(out, r.c)
-		}
-	}
-	return out
-}
-
-// remember keeps c among the recent changes, dropping those too old.
-func (p *Overview) remember(c Change, at time.Time) {
-	cut := at.Add(-data.CountSlack)
-	i := 0
-	for i < len(p.recent) && !p.recent[i].at.After(cut) {
-		i++
-	}
-	p.recent = append(p.recent[i:], receivedChange{at: at, c: c})
-	if len(p.recent) > maxUnsettled {
-		p.recent = p.recent[len(p.recent)-maxUnsettled:]
-	}
 }
 
 // applyOne places one change against the count shown and reports whether
@@ -342,7 +310,7 @@ func (p *Overview) Apply(changes []Change) tea.Cmd {
 	now := time.Now()
 	for _, c := range changes {
 		grew = p.learn(c) || grew
-		p.remember(c, now)
+		p.recent.add(c, now)
 		if !p.have && !p.counting {
 			continue
 		}

@@ -253,10 +253,11 @@ func countText(t data.Tally) string {
 		return "…"
 	}
 	s := itoa(t.N)
-	switch {
-	case t.Partial:
+	if t.Partial {
 		s = "≥" + s
-	case t.Estimated:
+	}
+	if t.Estimated {
+		// A lower bound that a change may have moved is an estimate too.
 		s = "≈" + s
 	}
 	if t.Key == data.MetricProjectRunning {

@@ -63,7 +63,8 @@ func (p *Overview) Reconnect() {
 	p.orphan = p.counting
 	p.ov, p.have, p.err = data.Overview{}, false, ""
 	p.seenEvents, p.seenRuns, p.seenProjects = nil, nil, nil
-	p.during, p.overflow, p.dirty, p.recent = nil, nil, false, nil
+	p.during, p.overflow, p.dirty = nil, nil, false
+	p.recent.reset()
 	p.firing = map[string]bool{}
 	p.cursor, p.top = 0, 0
 }

@@ -160,12 +160,17 @@ func (p *Sessions) Update(msg tea.Msg) tea.Cmd {
 			p.quota.err = data.Describe(m.err)
 		} else {
 			p.quota.project, p.quota.found, p.quota.running, p.quota.partial = m.project, m.found, m.running, m.partial
+			p.quota.span, p.quota.approx = m.span, false
 			p.quota.shown = true
 		}
 		if p.quota.dirty {
 			return p.refreshQuota()
 		}
-		return nil
+		if m.err != nil {
+			return nil
+		}
+		// What arrived just before the count started: placed against it.
+		return p.placeQuota(p.quota.recent.since(m.span.From))
 	case quotaRefreshMsg:
 		return p.onQuotaRefresh(m)
 	case tea.KeyPressMsg:

@@ -36,6 +36,12 @@ type quotaState struct {
 	pending bool
 	gen     uint64
 	since   time.Time // when the read in flight was sent
+	// span is when the shown count read; a change is placed against it
+	// (data.ReadSpan.Place): one it saw moves nothing, one that may or
+	// may not be in it makes the number approximate (≈) until a re-read.
+	span   data.ReadSpan
+	approx bool
+	recent recentLog // changes received lately, placed against the next count
 	// cancel stops the read in flight (a newer one, or the project left
 	// the pane).
 	cancel context.CancelFunc
@@ -48,6 +54,7 @@ type quotaMsg struct {
 	found   bool
 	running int
 	partial bool
+	span    data.ReadSpan
 	err     error
 }
 
@@ -73,7 +80,7 @@ func (p *Sessions) resetQuota(gen uint64) {
 	if p.quota.cancel != nil {
 		p.quota.cancel()
 	}
-	p.quota = quotaState{gen: gen}
+	p.quota = quotaState{gen: gen, recent: p.quota.recent}
 }
 
 // refreshQuota reads the project and the count again; what is shown stays
@@ -110,7 +117,7 @@ func (p *Sessions) refreshQuota() tea.Cmd {
 			msg.project, msg.found = proj.Items[0].(data.Project)
 		}
 		c, err := st.Count(ctx, data.SessionsRunningInProject(id), quotaPages)
-		msg.running, msg.partial, msg.err = int(c.N), c.Partial, err
+		msg.running, msg.partial, msg.span, msg.err = int(c.N), c.Partial, c.Span, err
 		return msg
 	}
 }
@@ -138,6 +145,9 @@ func (p *Sessions) quotaLine(width int) string {
 		n := strconv.Itoa(p.quota.running)
 		if p.quota.partial {
 			n = "≥" + n
+		}
+		if p.quota.approx {
+			n = "≈" + n
 		}
 		// The quota as stored: a value beyond int64 or with a fraction is
 		// shown as it is, an unreadable one as "?", never another number.
