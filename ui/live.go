@@ -99,6 +99,9 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 		if h.Table != "" {
 			m.live.health[h.Table] = h
 		}
+		if h.Replaced {
+			cmds = append(cmds, m.streamReplaced(h))
+		}
 	}
 	for _, p := range m.panes {
 		p.Tail(b.Records, b.Dropped)
@@ -125,6 +128,22 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 		cmds = append(cmds, m.live.feed.Next())
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// streamReplaced: a table's stream was replaced (the table re-created or
+// its stream re-enabled). Every pane drops what it showed of the table and
+// reads it again, and the operator is told why the rows went away.
+func (m *Model) streamReplaced(h stream.Health) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, p := range m.panes {
+		cmds = append(cmds, p.Replaced(h.Table))
+	}
+	span := m.gapSpan(h)
+	if span != "" {
+		span = " (changes " + span + " may be missing)"
+	}
+	m.setFlash(string(h.Table)+": stream replaced — table re-created or stream re-enabled"+span+": reloaded", true)
+	return tea.Batch(cmds...)
 }
 
 // toChanges converts reader records to the panes' change shape.

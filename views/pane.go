@@ -163,6 +163,10 @@ type Pane interface {
 	// console switched env, profile or region (the root has set
 	// Context.Store first). The next Init loads again (reconnect.go).
 	Reconnect()
+	// Replaced: table t's stream was replaced by a new one (the table
+	// re-created, or its stream re-enabled). What the pane shows of t is
+	// dropped at once and read again (replaced.go).
+	Replaced(t data.TableID) tea.Cmd
 }
 
 // Defaults gives a pane the capabilities it lacks, as no-ops: a pane
@@ -210,8 +214,9 @@ func (Defaults) Background() tea.Cmd                    { return nil }
 func (Defaults) SelectedRecord() (data.TableID, data.Item, bool) {
 	return "", nil, false
 }
-func (Defaults) CurrentScope() data.Scope { return data.Scope{} }
-func (Defaults) Reconnect()               {}
+func (Defaults) CurrentScope() data.Scope      { return data.Scope{} }
+func (Defaults) Reconnect()                    {}
+func (Defaults) Replaced(data.TableID) tea.Cmd { return nil }
 
 // Status is a pane's state for the title line and the status bar.
 type Status struct {

@@ -155,6 +155,19 @@ func (h *healthTracker) gap(detail string, from, to time.Time) {
 	h.emitGapLocked(Health{State: StateGap, Detail: detail, GapFrom: from, GapTo: to})
 }
 
+// replaced reports that the table's stream was replaced by another: a gap
+// from..to with Health.Replaced set. Sent even while the table was down
+// ("off" and back): whoever shows the table must read it again.
+func (h *healthTracker) replaced(detail string, from, to time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.final {
+		return
+	}
+	h.gapAt = h.clock()
+	h.emitGapLocked(Health{State: StateGap, Detail: detail, GapFrom: from, GapTo: to, Replaced: true})
+}
+
 // pause reports that the table is not read for now (nothing needs it).
 func (h *healthTracker) pause(detail string) {
 	h.mu.Lock()

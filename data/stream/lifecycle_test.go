@@ -116,6 +116,9 @@ func TestDeletedTableComesBackLive(t *testing.T) {
 	w := newWorkload(conn, tables, 32)
 	phase(t, w, sink, 10, 10)
 	sink.waitFor(t, 30*time.Second, "live again", func() bool { return sink.lastState(data.TableSessions) == StateLive })
+	if _, health := sink.snapshot(); replacedReports(health, data.TableSessions) != 1 {
+		t.Errorf("the re-created table's stream was not reported as a replacement: %s", healthString(health))
+	}
 	phase(t, w, sink, 20, 10)
 }
 
@@ -152,6 +155,50 @@ func TestDisabledStreamComesBackLive(t *testing.T) {
 		t.Fatalf("re-enabling kept the stream ARN: the test would not cover a new stream")
 	}
 	sink.waitFor(t, 30*time.Second, "live again", func() bool { return sink.lastState(data.TableSessions) == StateLive })
+	if _, health := sink.snapshot(); replacedReports(health, data.TableSessions) != 1 {
+		t.Errorf("the new stream was not reported as a replacement: %s", healthString(health))
+	}
 	// The writer's keys still exist: modifies and removes as well as inserts.
 	phase(t, w, sink, 10, 15)
+}
+
+// TestStreamReenabledAtOnceIsAGap: a stream disabled and enabled again at
+// once (the reader never sees it "off"): the writes made in between are in
+// no stream, so the reader must say so — a gap, flagged as a replacement,
+// so panes read the table again — and read the new stream.
+func TestStreamReenabledAtOnceIsAGap(t *testing.T) {
+	conn := testConn(t, "", data.ConnOptions{})
+	tables := testTables(t, conn, data.TableSessions)
+	name := aws.String(tables.Name(data.TableSessions))
+	ids := []data.TableID{data.TableSessions}
+	sink := newCollectSink()
+	startTailer(t, conn, tables, comeBackOptions(ids), sink)
+	waitLive(t, sink, ids)
+	w := newWorkload(conn, tables, 43)
+	phase(t, w, sink, 0, 5)
+
+	ctx := context.Background()
+	for _, on := range []bool{false, true} {
+		spec := &ddb.StreamSpecification{StreamEnabled: aws.Bool(on)}
+		if on {
+			spec.StreamViewType = ddb.StreamViewTypeNewAndOldImages
+		}
+		if _, err := conn.DB.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: name, StreamSpecification: spec}); err != nil {
+			t.Fatal(err)
+		}
+		if !on {
+			// Made while no stream records: lost by DynamoDB itself.
+			ovwPut(t, conn, tables, data.TableSessions, ovwSession("between", "p0", "RUNNING", 0))
+		}
+	}
+	sink.waitFor(t, 30*time.Second, "the replacement reported", func() bool { return replacedReports(sink.health, data.TableSessions) == 1 })
+	sink.waitFor(t, 30*time.Second, "live again", func() bool { return sink.lastState(data.TableSessions) == StateLive })
+	_, health := sink.snapshot()
+	for _, h := range health {
+		if h.Replaced && !strings.Contains(h.Detail, "replaced") {
+			t.Errorf("the report does not say what happened: %q", h.Detail)
+		}
+	}
+	recs, _ := sink.snapshot()
+	phase(t, w, sink, len(recs), 5)
 }

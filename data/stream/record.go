@@ -84,6 +84,11 @@ type Health struct {
 	// GapFrom and GapTo bound the changes that may be missing, with
 	// StateGap.
 	GapFrom, GapTo time.Time
+	// Replaced (with StateGap): the table's stream was replaced by a new
+	// one (the table re-created, or its stream disabled and enabled
+	// again). Rows read before are not corrected by any record of the new
+	// stream: whoever shows the table reads it again.
+	Replaced bool
 }
 
 // Sink receives records and health changes. Both methods are called from the

@@ -115,7 +115,30 @@ func TestRestartWithoutDataThenRecreatedTablesEndLive(t *testing.T) {
 	sink.waitFor(t, 60*time.Second, "live again on both tables", func() bool {
 		return sink.lastState(data.TableSessions) == StateLive && sink.lastState(data.TableEvents) == StateLive
 	})
-	from := len(w.Wants)
+	_, health := sink.snapshot()
+	for _, id := range ids {
+		if replacedReports(health, id) != 1 {
+			t.Errorf("%s: the new stream was not reported as a replacement once: %s", id, healthString(health))
+		}
+	}
+
+	// Again, the tables re-created at once, before the reader could see
+	// them gone (the "within 2.5 s"): still a replacement, said.
+	if err := srv.Restart(ctx); err != nil {
+		t.Fatalf("restarting DynamoDB Local: %v", err)
+	}
+	for _, id := range ids {
+		if _, err := conn.DB.CreateTable(ctx, demo.CreateTableInput(data.MustSchema(id), tables.Name(id), false)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sink.waitFor(t, 60*time.Second, "the second replacement on both tables", func() bool {
+		return replacedReports(sink.health, data.TableSessions) == 2 && replacedReports(sink.health, data.TableEvents) == 2
+	})
+	sink.waitFor(t, 60*time.Second, "live again on both tables", func() bool {
+		return sink.lastState(data.TableSessions) == StateLive && sink.lastState(data.TableEvents) == StateLive
+	})
+	from := len(sink.recs)
 	w2 := newWorkload(conn, tables, 52)
 	for i := 0; i < 20; i++ {
 		if err := w2.Step(ctx, ids[i%2], 5); err != nil {
@@ -124,6 +147,21 @@ func TestRestartWithoutDataThenRecreatedTablesEndLive(t *testing.T) {
 	}
 	sink.waitFor(t, 30*time.Second, "the new tables' records", func() bool { return len(sink.recs) >= from+len(w2.Wants) })
 	got, _ := sink.snapshot()
-	verifyExactly(t, got[:from], w.Wants)
+	verifyExactly(t, got[:len(w.Wants)], w.Wants)
 	verifyExactly(t, got[from:], w2.Wants)
+}
+
+// replacedReports counts the reports that table id's stream was replaced.
+// Call under the sink's lock, or on a snapshot.
+func replacedReports(hs []Health, id data.TableID) int {
+	n := 0
+	for _, h := range hs {
+		if h.Table == id && h.Replaced {
+			if h.State != StateGap || h.GapTo.IsZero() {
+				return -1 // a replacement is a gap with its span
+			}
+			n++
+		}
+	}
+	return n
 }

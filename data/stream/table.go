@@ -28,8 +28,11 @@ type tableReader struct {
 	sink   Sink
 	health *healthTracker
 
-	arn    string
-	shards map[string]*shardInfo
+	arn string
+	// arnSeen is when arn was last known to be the table's stream: a
+	// replacement found later may have lost the changes made since.
+	arnSeen time.Time
+	shards  map[string]*shardInfo
 	// waiting holds closed shards whose children have not appeared yet.
 	waiting map[string]*childWait
 	events  chan shardEnd
@@ -295,9 +298,10 @@ func (r *tableReader) open(ctx context.Context) bool {
 					r.logf("a new stream %s; reading it from TRIM_HORIZON", arn)
 					r.shards = map[string]*shardInfo{}
 					r.waiting = map[string]*childWait{}
-					r.arn = arn
+					r.replacedBy(arn)
 					r.merge(ctx, shards, "")
 				}
+				r.arnSeen = time.Now()
 				r.health.ok("")
 				if r.currentRate() == RateOff {
 					r.health.pause("not read while no pane shows " + string(r.id))
@@ -634,6 +638,9 @@ func (r *tableReader) streamGone(ctx context.Context) bool {
 	if retry || arn == r.arn {
 		// Transient trouble, or the table still names this stream: look
 		// again at the next table check.
+		if !retry {
+			r.arnSeen = time.Now()
+		}
 		return true
 	}
 	r.logf("stream replaced: %s → %s; reading the new one from TRIM_HORIZON", r.arn, arn)
@@ -646,7 +653,7 @@ func (r *tableReader) streamGone(ctx context.Context) bool {
 		delete(r.shards, id)
 	}
 	r.waiting = map[string]*childWait{}
-	r.arn = arn
+	r.replacedBy(arn)
 	shards, _, err := r.t.streamShards(ctx, arn, nil)
 	if err != nil {
 		r.health.failed("", "DescribeStream: "+describeErr(err))
@@ -679,7 +686,25 @@ func (r *tableReader) checkTable(ctx context.Context) bool {
 	if out.Table != nil && aws.ToString(out.Table.LatestStreamArn) != r.arn {
 		return r.streamGone(ctx)
 	}
+	r.arnSeen = time.Now()
 	return true
+}
+
+// replacedBy switches to a new stream of the table (re-created, or its
+// stream disabled and enabled again) and says so: what a pane shows of the
+// table was read before, and the changes made between the old stream's end
+// and the new one's start are in neither. The report is a gap over that
+// span with Replaced set, so panes read the table again (never showing the
+// old rows as live) and the operator is told.
+func (r *tableReader) replacedBy(arn string) {
+	from := r.arnSeen
+	r.arn, r.arnSeen = arn, time.Now()
+	since := "it was last seen"
+	if !from.IsZero() {
+		since = from.Format(time.TimeOnly)
+	}
+	r.health.replaced(fmt.Sprintf("the stream of %s was replaced (table re-created or stream re-enabled): changes since %s may be missing",
+		r.name, since), from, r.arnSeen)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) bool {
