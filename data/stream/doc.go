@@ -55,7 +55,20 @@
 // is checked again with backoff (RecheckMin to RecheckMax), and read again
 // once it has a stream — the same stream resumes where each shard got to, a
 // new one (table re-created, stream re-enabled) is read from TRIM_HORIZON,
-// since everything in it happened while the console watched.
+// since everything in it happened while the console watched. A new stream,
+// whether found after "off" or by a table check while the old one still
+// answered (a stream disabled and enabled again within 100 ms, a server
+// restarted and re-seeded within seconds), is reported as a gap with
+// Health.Replaced, from when the old stream was last seen: changes made
+// between the two are in neither, and rows read from the old table are not
+// corrected by the new stream's records, so the UI reads them again.
+//
+// Where a change sits in time: a record carries ReadBy (the call that
+// returned it had answered) and NotBy (the last call before it that read
+// its shard to the end — short of its Limit and of DynamoDB's 1 MB cap — was
+// sent then, or the LATEST position was taken), both by this machine's
+// clock: the change was made between them. Counts place records against
+// their own span with these (data.ReadSpan.Place).
 //
 // Big items: DynamoDB caps a GetRecords answer at 1 MB; DynamoDB Local does
 // not (1,000 records of a 400 KB item were ~737 MB, which never arrived
