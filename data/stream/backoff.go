@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"context"
 	"math/rand/v2"
 	"time"
 )
@@ -29,3 +30,18 @@ func (b *backoff) next() time.Duration {
 
 func (b *backoff) reset()        { b.n = 0 }
 func (b *backoff) failures() int { return b.n }
+
+// sleepCtx waits d, or until ctx ends (false).
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
