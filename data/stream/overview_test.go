@@ -195,7 +195,8 @@ func truth(m data.Metric, plan data.OverviewPlan, items []data.Item) int64 {
 		case data.MetricSandboxesPastWindow:
 			at, isN := nv(it, "allocated_at")
 			h, hasH := nv(it, "lab_duration_hours")
-			ok = isN && hasH && status == "allocated" && at > 0 && h > 0 && at+h*3600 < now
+			// The window is lab_duration_hours, never past the broker's 4 h.
+			ok = isN && hasH && status == "allocated" && at > 0 && h > 0 && at+min(h, 4)*3600 < now
 		case data.MetricSessionsRunning, data.MetricSessionsStopped, data.MetricSessionsCompleted, data.MetricSessionsError, data.MetricSessionsTimedOut:
 			_, isN := nv(it, "expiresAt")
 			ok = isN && status == m.Label
