@@ -181,6 +181,13 @@ func TestASignalDuringAWriteFinishesIt(t *testing.T) {
 				_ = c.cmd.Process.Kill()
 				t.Fatalf("the console did not exit after its write; screen:\n%s", c.screen())
 			}
+			// Read to the end before closing: closing the pty's master
+			// first drops what the console wrote last (the farewell), and
+			// the reader ends by itself once no process holds the terminal.
+			select {
+			case <-c.done:
+			case <-time.After(10 * time.Second):
+			}
 			c.ptm.Close()
 			<-c.done
 			if !strings.Contains(string(c.raw), "opsdeck: released "+id) {
