@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -73,23 +72,10 @@ func (d *auditDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if !ok {
 		return d, nil
 	}
-	switch km := d.keys; {
-	case key.Matches(k, km.Dismiss, km.Quit, km.Submit):
+	var closed bool
+	if d.scroll, closed = scrollKey(d.keys, k, d.scroll, len(d.entries)); closed {
 		return nil, nil
-	case key.Matches(k, km.Up, km.LineUp):
-		d.scroll--
-	case key.Matches(k, km.Down, km.LineDown):
-		d.scroll++
-	case key.Matches(k, km.PageUp):
-		d.scroll -= 10
-	case key.Matches(k, km.PageDown):
-		d.scroll += 10
-	case key.Matches(k, km.Top):
-		d.scroll = 0
-	case key.Matches(k, km.Bottom):
-		d.scroll = len(d.entries)
 	}
-	d.scroll = max(d.scroll, 0)
 	return d, nil
 }
 

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -220,23 +219,10 @@ func (d *messagesDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 	if d.scroll < 0 {
 		d.scroll = 1 << 30 // frameBox brings it back in range
 	}
-	switch km := d.keys; {
-	case key.Matches(k, km.Dismiss, km.Back, km.Quit, km.Submit):
+	var closed bool
+	if d.scroll, closed = scrollKey(d.keys, k, d.scroll, 1<<30); closed {
 		return nil, nil
-	case key.Matches(k, km.Up, km.LineUp):
-		d.scroll--
-	case key.Matches(k, km.Down, km.LineDown):
-		d.scroll++
-	case key.Matches(k, km.PageUp):
-		d.scroll -= 10
-	case key.Matches(k, km.PageDown):
-		d.scroll += 10
-	case key.Matches(k, km.Top):
-		d.scroll = 0
-	case key.Matches(k, km.Bottom):
-		d.scroll = 1 << 30
 	}
-	d.scroll = max(d.scroll, 0)
 	return d, nil
 }
 
