@@ -123,6 +123,9 @@ func main() {
 }
 
 func run(args []string) int {
+	if len(args) > 0 && args[0] == "iam-policy" {
+		return runIAMPolicy(args[1:], os.Stdout, os.Stderr)
+	}
 	f, err := parseFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
