@@ -53,6 +53,7 @@ var helpExamples = [][2]string{
 	{"opsdeck --endpoint-url http://127.0.0.1:8000 --env dev", "a DynamoDB Local you run yourself"},
 	{"opsdeck --config ~/ops/opsdeck.yaml --theme light", "another config file, the light theme"},
 	{"opsdeck --debug-log /tmp/opsdeck.log", "every AWS call and the start-up timeline in a file"},
+	{"opsdeck iam-policy read-only --env prod --account 123456789012", "print the env's least-privilege IAM policy (operator: with the writes)"},
 }
 
 // writeHelp is --help: what opsdeck is, the flags, examples, the keys and
