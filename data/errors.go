@@ -177,6 +177,8 @@ func describe(err error) string {
 			return fmt.Sprintf("table %s does not exist%s", table, at(endpoint))
 		}
 		return "table or index does not exist" + at(endpoint) + dash(msg)
+	case code == "AccessDeniedException":
+		return notAllowed(op, msg)
 	case IsAccessDenied(err):
 		return fmt.Sprintf("access denied (%s)%s%s", code, on(table), dash(msg))
 	case IsThrottled(err):
@@ -207,6 +209,55 @@ func describe(err error) string {
 		return "no AWS credentials found: pass --profile or set AWS_PROFILE"
 	}
 	return oneLine(err.Error())
+}
+
+// deniedRE reads the action and resource out of DynamoDB's AccessDenied
+// text ("User: … is not authorized to perform: dynamodb:Query on resource:
+// arn:aws:dynamodb:…:table/T/index/I …"), for calls that carry no OpError
+// (the stream reader's).
+var deniedRE = regexp.MustCompile(`perform: (\S+) on resource: (arn:\S+)`)
+
+// notAllowed is the line for a call refused for want of a permission: the
+// IAM action and the resource, in IAM's own form, first, because that is
+// what the operator has to ask for; the server's text follows, for
+// :messages, since it names the principal and any policy that denied.
+// The action and resource come from the call (OpError) when known: the
+// server's text is cut or reworded by some proxies, the call is not.
+func notAllowed(op *OpError, msg string) string {
+	action, resource := "", ""
+	if m := deniedRE.FindStringSubmatch(msg); m != nil {
+		action, resource = m[1], arnResource(strings.TrimRight(m[2], ".,;"))
+	}
+	if op != nil && op.Op != "" {
+		action = "dynamodb:" + op.Op
+	}
+	if op != nil && op.Table != "" {
+		resource = "table/" + op.Table
+		if op.Index != "" {
+			resource += "/index/" + op.Index
+		}
+	}
+	line := "not allowed"
+	switch {
+	case action != "" && resource != "":
+		line += ": " + action + " on " + resource
+	case action != "":
+		line += ": " + action
+	}
+	if msg != "" {
+		line += " (AWS: " + msg + ")"
+	}
+	return line
+}
+
+// arnResource is the resource part of an ARN (after its fifth colon:
+// "table/T/stream/2026-01-01T00:00:00.000" keeps the label's own colons).
+func arnResource(arn string) string {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) < 6 {
+		return arn
+	}
+	return parts[5]
 }
 
 // userinfoRE finds the user information of URLs inside a message. Go's

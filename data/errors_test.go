@@ -115,7 +115,7 @@ func TestDescribeAPIErrors(t *testing.T) {
 	if !IsAccessDenied(err) || IsThrottled(err) {
 		t.Fatalf("access denied not recognised: %v", err)
 	}
-	if d := Describe(err); !strings.HasPrefix(d, "access denied (AccessDeniedException) on "+table) {
+	if d := Describe(err); !strings.HasPrefix(d, "not allowed: dynamodb:Query on table/"+table+"/index/") {
 		t.Errorf("Describe = %q", d)
 	}
 
