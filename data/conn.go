@@ -197,15 +197,16 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 	logger := logging.NewStandardLogger(w)
 
 	local := IsLoopbackEndpoint(endpoint)
-	if local && region == "" {
-		region = "us-east-1"
-	}
 	opts := []func(*config.LoadOptions) error{
 		config.WithLogger(logger),
 	}
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))
 	}
+	// An explicit profile is honoured on any endpoint, DynamoDB Local
+	// included: tests and demos then exercise the real credential chain
+	// (SSO, roles, helpers), and DynamoDB Local keeps each access key's
+	// tables apart. Only with no profile does loopback get dummy keys.
 	if profile != "" {
 		opts = append(opts, config.WithSharedConfigProfile(profile))
 	} else if local {
@@ -219,6 +220,10 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 			return nil, uerr
 		}
 		return nil, fmt.Errorf("loading AWS configuration: %w", err)
+	}
+	if cfg.Region == "" && local {
+		// After loading, so a profile's own region wins on loopback too.
+		cfg.Region = "us-east-1"
 	}
 	if cfg.Region == "" {
 		return nil, fmt.Errorf("no AWS region: pass --region or set AWS_REGION")
