@@ -72,7 +72,7 @@ func TestAccessDeniedNamesActionAndResource(t *testing.T) {
 	}
 	want := "not allowed: dynamodb:Query on table/" + d.table + "/index/StatusIndex"
 	line := Describe(err)
-	if !strings.HasPrefix(line, want+" (AWS: User: arn:aws:iam::123:user/x is not authorized") ||
+	if !strings.HasPrefix(line, want+" (AccessDeniedException: User: arn:aws:iam::123:user/x is not authorized") ||
 		!strings.Contains(line, "because no identity-based policy allows") {
 		t.Errorf("Describe = %q\n   want it to start %q and keep the server's text", line, want)
 	}
@@ -93,13 +93,19 @@ func TestAccessDeniedFromServerTextAlone(t *testing.T) {
 	arn := "arn:aws:dynamodb:us-east-1:123:table/SandboxPool/stream/2026-11-27T13:20:20.123"
 	err := &smithy.GenericAPIError{Code: "AccessDeniedException",
 		Message: "User: arn:aws:iam::123:user/x is not authorized to perform: dynamodb:GetRecords on resource: " + arn}
-	want := "not allowed: dynamodb:GetRecords on table/SandboxPool/stream/2026-11-27T13:20:20.123 (AWS: "
+	want := "not allowed: dynamodb:GetRecords on table/SandboxPool/stream/2026-11-27T13:20:20.123 (AccessDeniedException: "
 	if got := Describe(err); !strings.HasPrefix(got, want) {
 		t.Errorf("Describe = %q, want prefix %q", got, want)
 	}
+	// An action with no resource named (ECS's StopTask) is still named.
+	err = &smithy.GenericAPIError{Code: "AccessDeniedException",
+		Message: "User: arn:aws:sts::1:assumed-role/oncall/alice is not authorized to perform: ecs:StopTask"}
+	if got := Describe(err); !strings.HasPrefix(got, "not allowed: ecs:StopTask (AccessDeniedException: User: ") {
+		t.Errorf("Describe = %q", got)
+	}
 	// A text that names nothing still says what kind of refusal it is.
 	err = &smithy.GenericAPIError{Code: "AccessDeniedException", Message: "denied"}
-	if got := Describe(err); got != "not allowed (AWS: denied)" {
+	if got := Describe(err); got != "not allowed (AccessDeniedException: denied)" {
 		t.Errorf("Describe = %q", got)
 	}
 	// Credentials refused outright are not a missing permission.

@@ -215,18 +215,22 @@ func describe(err error) string {
 // text ("User: … is not authorized to perform: dynamodb:Query on resource:
 // arn:aws:dynamodb:…:table/T/index/I …"), for calls that carry no OpError
 // (the stream reader's).
-var deniedRE = regexp.MustCompile(`perform: (\S+) on resource: (arn:\S+)`)
+var deniedRE = regexp.MustCompile(`perform: ([a-zA-Z0-9-]+:[a-zA-Z0-9]+)(?: on resource: (arn:\S+))?`)
 
 // notAllowed is the line for a call refused for want of a permission: the
 // IAM action and the resource, in IAM's own form, first, because that is
-// what the operator has to ask for; the server's text follows, for
-// :messages, since it names the principal and any policy that denied.
+// what the operator has to ask for; the server's code and text follow, for
+// :messages and the audit log, since they name the principal and any
+// policy that denied.
 // The action and resource come from the call (OpError) when known: the
 // server's text is cut or reworded by some proxies, the call is not.
 func notAllowed(op *OpError, msg string) string {
 	action, resource := "", ""
 	if m := deniedRE.FindStringSubmatch(msg); m != nil {
-		action, resource = m[1], arnResource(strings.TrimRight(m[2], ".,;"))
+		action = m[1]
+		if m[2] != "" {
+			resource = arnResource(strings.TrimRight(m[2], ".,;"))
+		}
 	}
 	if op != nil && op.Op != "" {
 		action = "dynamodb:" + op.Op
@@ -245,7 +249,7 @@ func notAllowed(op *OpError, msg string) string {
 		line += ": " + action
 	}
 	if msg != "" {
-		line += " (AWS: " + msg + ")"
+		line += " (AccessDeniedException: " + msg + ")"
 	}
 	return line
 }

@@ -48,7 +48,7 @@ func TestAWriteRefusedForPermissionIsNotDone(t *testing.T) {
 	if r.OK || r.Unknown || r.Refusal != nil || !data.IsAccessDenied(r.Err) {
 		t.Fatalf("result: OK=%v Unknown=%v Refusal=%v Err=%v", r.OK, r.Unknown, r.Refusal, r.Err)
 	}
-	want := "not released: not allowed: dynamodb:UpdateItem on table/" + w.tables.Name(data.TableSessions) + " (AWS: "
+	want := "not released: not allowed: dynamodb:UpdateItem on table/" + w.tables.Name(data.TableSessions) + " (AccessDeniedException: "
 	if !strings.HasPrefix(r.Message, want) {
 		t.Errorf("message %q\n   want prefix %q", r.Message, want)
 	}
