@@ -423,4 +423,3 @@ func TestScreenIsTrueInTmux(t *testing.T) {
 // staleRowLaunches is how many fresh consoles the stale-rows recipe runs:
 // the 20.
 const staleRowLaunches = 20
-
