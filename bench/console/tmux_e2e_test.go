@@ -285,10 +285,12 @@ func titleRows(scr []string) int {
 
 // TestScreenIsTrueInTmux runs issue 23's e2e recipes through tmux (the
 // emoji row is TestEmojiRowStaysAlignedInTmux, in ui/screen). Each fails
-// against the renderer the issue traced (ultraviolet's scroll optimisation
-// on with the line cache: ui/screen's SetScrollOptim(true)): session rows
-// on the hint and header rows, a removed session left RUNNING, the tab bar
-// scrolled away.
+// when tmux shows a session on the tab bar, hint or header rows, a session
+// on two rows, a removed session still RUNNING, a row count other than the
+// title's, no tab bar or no status bar. (Against the renderer the issue
+// traced they did not fail here: neither with ui/screen's scroll
+// optimisation switched back on, nor with the build before the fix —
+// the seeded differential test in ui/screen is what catches that one.)
 func TestScreenIsTrueInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary, runs tmux")
@@ -306,8 +308,18 @@ func TestScreenIsTrueInTmux(t *testing.T) {
 	for n := range staleRowLaunches {
 		name := fmt.Sprintf("stale%d", n)
 		tm.start(name, ops, w.args...)
-		tm.until(name, time.Minute, "the tab bar", nil, tmuxTabBar)
+		scr := tm.until(name, time.Minute, "the tab bar", nil, tmuxTabBar)
 		id := e2eID(7 + n)
+		if n%2 == 1 {
+			// Every other launch waits for the list's rows and looks up one
+			// shown low on the screen: the renderer then finds the row's line
+			// further up in the next frame, the move it used to make with a
+			// real scroll.
+			scr = tm.until(name, 20*time.Second, "the list's rows", intact, func(scr []string) bool {
+				return len(listIDs(scr)) == listRows(rows)
+			})
+			id = listIDs(scr)[20+n%10]
+		}
 		tm.send(name, ":session "+id)
 		tm.sendKey(name, "Enter")
 		tm.until(name, 20*time.Second, "session "+id+" alone", intact, func(scr []string) bool {
