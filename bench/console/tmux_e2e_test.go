@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -199,21 +200,21 @@ func (s *tmuxServer) sendKey(name, key string) {
 // until polls tmux's screen until cond holds, and fails the test with the
 // screen when deadline passes first. check, when not nil, is held against
 // every screen seen on the way: an invariant no frame may break.
-func (s *tmuxServer) until(name string, within time.Duration, what string, check func([]string) string, cond func([]string) bool) []string {
-	s.t.Helper()
+func (s *tmuxServer) until(t *testing.T, name string, within time.Duration, what string, check func([]string) string, cond func([]string) bool) []string {
+	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
 		scr := s.capture(name)
 		if check != nil {
 			if bad := check(scr); bad != "" {
-				s.t.Fatalf("waiting for %s: %s; tmux shows:\n%s", what, bad, strings.Join(scr, "\n"))
+				t.Fatalf("waiting for %s: %s; tmux shows:\n%s", what, bad, strings.Join(scr, "\n"))
 			}
 		}
 		if cond(scr) {
 			return scr
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("no %s within %v; tmux shows:\n%s", what, within, strings.Join(scr, "\n"))
+			t.Fatalf("no %s within %v; tmux shows:\n%s", what, within, strings.Join(scr, "\n"))
 		}
 		// Poll: tmux answers a capture in about a millisecond; a short
 		// pause keeps the two shared cores for the console.
@@ -311,138 +312,149 @@ func TestScreenIsTrueInTmux(t *testing.T) {
 	// on the way shows a session on the hint or header rows, and the last
 	// shows that session alone. Each launch is a fresh console (the
 	// first frames are where the stale rows were seen).
-	start := time.Now()
-	for n := range staleRowLaunches {
-		name := fmt.Sprintf("stale%d", n)
-		tm.start(name, ops, w.args...)
-		scr := tm.until(name, time.Minute, "the tab bar", nil, tmuxTabBar)
-		id := e2eID(7 + n)
-		if n%2 == 1 {
-			// Every other launch waits for the list's rows and looks up one
-			// shown low on the screen: the renderer then finds the row's line
-			// further up in the next frame, the move it used to make with a
-			// real scroll.
-			scr = tm.until(name, 20*time.Second, "the list's rows", intact, func(scr []string) bool {
-				return len(listIDs(scr)) == e2eRunning
+	t.Run("stale rows", func(t *testing.T) {
+		start := time.Now()
+		for n := range staleRowLaunches {
+			name := fmt.Sprintf("stale%d", n)
+			tm.start(name, ops, w.args...)
+			scr := tm.until(t, name, time.Minute, "the tab bar", nil, tmuxTabBar)
+			id := e2eID(7 + n)
+			if n%2 == 1 {
+				// Every other launch waits for the list's rows and looks up one
+				// shown low on the screen: the renderer then finds the row's line
+				// further up in the next frame, the move it used to make with a
+				// real scroll.
+				scr = tm.until(t, name, 20*time.Second, "the list's rows", intact, func(scr []string) bool {
+					return len(listIDs(scr)) == e2eRunning
+				})
+				id = listIDs(scr)[20+n%10]
+			}
+			tm.send(name, ":session "+id)
+			tm.sendKey(name, "Enter")
+			tm.until(t, name, 20*time.Second, "session "+id+" alone", intact, func(scr []string) bool {
+				ids := listIDs(scr)
+				return strings.Contains(scr[1], "session "+id) && len(ids) == 1 && ids[0] == id
 			})
-			id = listIDs(scr)[20+n%10]
+			tm.stop(name)
 		}
-		tm.send(name, ":session "+id)
-		tm.sendKey(name, "Enter")
-		tm.until(name, 20*time.Second, "session "+id+" alone", intact, func(scr []string) bool {
-			ids := listIDs(scr)
-			return strings.Contains(scr[1], "session "+id) && len(ids) == 1 && ids[0] == id
-		})
-		tm.stop(name)
-	}
-	t.Logf("stale rows: %d launches in %v", staleRowLaunches, time.Since(start).Round(time.Millisecond))
+		t.Logf("%d launches in %v", staleRowLaunches, time.Since(start).Round(time.Millisecond))
+	})
 
 	// Four removals: with no keys, four sessions of the RUNNING list set
 	// to COMPLETED within a second by another writer. Then none of them
 	// is on a RUNNING row, the title counts four rows fewer, and the list
 	// shows as many sessions as it counts (a screenful at most), each
 	// once, each RUNNING.
-	start = time.Now()
 	tm.start("c", ops, w.args...)
-	scr := tm.until("c", time.Minute, "the RUNNING list, live", nil, func(scr []string) bool {
-		return tmuxTabBar(scr) && strings.Contains(scr[1], "status RUNNING") && strings.Contains(scr[1], "live") &&
-			len(listIDs(scr)) == e2eRunning
-	})
-	listed := listIDs(scr)
-	loaded := titleRows(scr) // the rows of the pages read so far
-	gone := []string{listed[0], listed[2], listed[5], listed[9]}
-	for _, id := range gone {
-		if err := w.setStatus(id, "COMPLETED"); err != nil {
-			t.Fatal(err)
+	t.Run("four removals", func(t *testing.T) {
+		start := time.Now()
+		scr := tm.until(t, "c", time.Minute, "the RUNNING list, live", nil, func(scr []string) bool {
+			return tmuxTabBar(scr) && strings.Contains(scr[1], "status RUNNING") && strings.Contains(scr[1], "live") &&
+				len(listIDs(scr)) == e2eRunning
+		})
+		listed := listIDs(scr)
+		loaded := titleRows(scr) // the rows of the pages read so far
+		gone := []string{listed[0], listed[2], listed[5], listed[9]}
+		for _, id := range gone {
+			if err := w.setStatus(id, "COMPLETED"); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	tm.until("c", 20*time.Second, "the four sessions off the RUNNING list", intact, func(scr []string) bool {
-		n := titleRows(scr)
-		if n != loaded-len(gone) {
-			return false
-		}
-		for _, l := range scr[headerRows : rows-2] {
-			for _, id := range gone {
-				if strings.Contains(l, id) && strings.Contains(l, "RUNNING") {
+		tm.until(t, "c", 20*time.Second, "the four sessions off the RUNNING list", intact, func(scr []string) bool {
+			n := titleRows(scr)
+			if n != loaded-len(gone) {
+				return false
+			}
+			for _, l := range scr[headerRows : rows-2] {
+				for _, id := range gone {
+					if strings.Contains(l, id) && strings.Contains(l, "RUNNING") {
+						return false
+					}
+				}
+				if ids := sessID.FindAllString(l, -1); len(ids) > 0 && !strings.Contains(l, "RUNNING") {
 					return false
 				}
 			}
-			if ids := sessID.FindAllString(l, -1); len(ids) > 0 && !strings.Contains(l, "RUNNING") {
-				return false
-			}
-		}
-		return len(listIDs(scr)) == min(n, listRows(rows))
+			return len(listIDs(scr)) == min(n, listRows(rows))
+		})
+		t.Logf("%v", time.Since(start).Round(time.Millisecond))
 	})
-	t.Logf("four removals: %v", time.Since(start).Round(time.Millisecond))
 
 	// Filter after the first page: every page loaded (L), the cursor at
 	// the end of the list (G), then a filter. The tab bar stays, and the
 	// rows shown are the ones the filter keeps.
-	start = time.Now()
-	tm.send("c", ":sessions "+e2eProject)
-	tm.sendKey("c", "Enter")
-	tm.until("c", 20*time.Second, "the project's first page", intact, func(scr []string) bool {
-		return strings.Contains(scr[1], "project "+e2eProject) && strings.Contains(scr[1], "more") &&
-			len(listIDs(scr)) == listRows(rows)
-	})
-	tm.send("c", "L")
-	scr = tm.until("c", 20*time.Second, "every page", intact, func(scr []string) bool {
-		return titleRows(scr) == e2eSessions && !strings.Contains(scr[1], "more")
-	})
-	top := listIDs(scr)[0]
-	tm.send("c", "G")
-	tm.until("c", 10*time.Second, "the list scrolled to its end", intact, func(scr []string) bool {
-		ids := listIDs(scr)
-		return len(ids) > 0 && ids[0] != top
-	})
-	const filter = "0000011" // sess_a…0011 and sess_a…0110 to …0119
-	tm.send("c", "/"+filter)
-	tm.sendKey("c", "Enter")
-	tm.until("c", 10*time.Second, "the filtered rows", intact, func(scr []string) bool {
-		ids := listIDs(scr)
-		for _, id := range ids {
-			if !strings.Contains(id, filter) {
-				return false
+	t.Run("filter after the first page", func(t *testing.T) {
+		start := time.Now()
+		tm.send("c", ":sessions "+e2eProject)
+		tm.sendKey("c", "Enter")
+		tm.until(t, "c", 20*time.Second, "the project's first page", intact, func(scr []string) bool {
+			return strings.Contains(scr[1], "project "+e2eProject) && strings.Contains(scr[1], "more") &&
+				len(listIDs(scr)) == listRows(rows)
+		})
+		tm.send("c", "L")
+		scr := tm.until(t, "c", 20*time.Second, "every page", intact, func(scr []string) bool {
+			return titleRows(scr) == e2eSessions && !strings.Contains(scr[1], "more")
+		})
+		top := listIDs(scr)[0]
+		tm.send("c", "G")
+		tm.until(t, "c", 10*time.Second, "the list scrolled to its end", intact, func(scr []string) bool {
+			ids := listIDs(scr)
+			return len(ids) > 0 && ids[0] != top
+		})
+		const filter = "0000011" // sess_a…0011 and sess_a…0110 to …0119
+		tm.send("c", "/"+filter)
+		tm.sendKey("c", "Enter")
+		tm.until(t, "c", 10*time.Second, "the filtered rows", intact, func(scr []string) bool {
+			ids := listIDs(scr)
+			for _, id := range ids {
+				if !strings.Contains(id, filter) {
+					return false
+				}
 			}
-		}
-		return len(ids) == 11
+			return len(ids) == 11
+		})
+		tm.sendKey("c", "Escape")
+		t.Logf("%v", time.Since(start).Round(time.Millisecond))
 	})
-	tm.sendKey("c", "Escape")
-	t.Logf("filter after the first page: %v", time.Since(start).Round(time.Millisecond))
 
 	// Resize under a writer: the window shrinks and grows while another
 	// writer changes sessions of the list; after each size the screen is
 	// whole at that size.
-	start = time.Now()
-	stopWriter := make(chan struct{})
-	writerDone := make(chan error, 1)
-	go func() {
-		for i := 0; ; i++ {
-			select {
-			case <-stopWriter:
-				writerDone <- nil
-				return
-			default:
+	t.Run("resize under a writer", func(t *testing.T) {
+		start := time.Now()
+		stopWriter := make(chan struct{})
+		var once sync.Once
+		stop := func() { once.Do(func() { close(stopWriter) }) }
+		defer stop() // a failed size ends the writer too
+		writerDone := make(chan error, 1)
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stopWriter:
+					writerDone <- nil
+					return
+				default:
+				}
+				if err := w.setStatus(e2eID(30+i%10), []string{"COMPLETED", "RUNNING"}[(i/10)%2]); err != nil {
+					writerDone <- err
+					return
+				}
 			}
-			if err := w.setStatus(e2eID(30+i%10), []string{"COMPLETED", "RUNNING"}[(i/10)%2]); err != nil {
-				writerDone <- err
-				return
-			}
+		}()
+		for _, size := range [][2]int{{120, 30}, {cols, rows}, {100, 24}, {cols, rows}} {
+			tm.must("resize-window", "-t", "c", "-x", fmt.Sprint(size[0]), "-y", fmt.Sprint(size[1]))
+			h := size[1]
+			whole := frameIntact(h)
+			tm.until(t, "c", 10*time.Second, fmt.Sprintf("a whole frame at %dx%d", size[0], h), nil, func(scr []string) bool {
+				return whole(scr) == "" && len(listIDs(scr)) == listRows(h)
+			})
 		}
-	}()
-	for _, size := range [][2]int{{120, 30}, {cols, rows}, {100, 24}, {cols, rows}} {
-		tm.must("resize-window", "-t", "c", "-x", fmt.Sprint(size[0]), "-y", fmt.Sprint(size[1]))
-		h := size[1]
-		whole := frameIntact(h)
-		tm.until("c", 10*time.Second, fmt.Sprintf("a whole frame at %dx%d", size[0], h), nil, func(scr []string) bool {
-			return whole(scr) == "" && len(listIDs(scr)) == listRows(h)
-		})
-	}
-	close(stopWriter)
-	if err := <-writerDone; err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("resize under a writer: %v", time.Since(start).Round(time.Millisecond))
+		stop()
+		if err := <-writerDone; err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v", time.Since(start).Round(time.Millisecond))
+	})
 }
 
 // staleRowLaunches is how many fresh consoles the stale-rows recipe runs:
