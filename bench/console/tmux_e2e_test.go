@@ -327,7 +327,7 @@ func TestScreenIsTrueInTmux(t *testing.T) {
 				scr = tm.until(t, name, 20*time.Second, "the list's rows", intact, func(scr []string) bool {
 					return len(listIDs(scr)) == e2eRunning
 				})
-				id = listIDs(scr)[20+n%10]
+				id = listIDs(scr)[(n*7)%e2eRunning]
 			}
 			tm.send(name, ":session "+id)
 			tm.sendKey(name, "Enter")
