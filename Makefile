@@ -9,7 +9,7 @@ BENCH_TIMEOUT ?= 60m
 BENCH ?= .
 BENCH_OUT ?= bin/bench.txt
 
-.PHONY: deps build test bench demo demo-rolling clean
+.PHONY: deps test-deps build test bench demo demo-rolling clean
 
 # Tests start DynamoDB Local only when one of them needs it. Where Java is
 # missing, `go test` skips those tests with the reason; make fails them
@@ -38,6 +38,21 @@ deps:
 		fi; \
 	elif [ $$rc -ne 0 ]; then exit $$rc; fi
 
+# test-deps: what only the tests need beyond deps — tmux, through which the
+# terminal tests read the screen as an operator's terminal draws it. make
+# test fails those tests where tmux is missing (OPSDECK_REQUIRE_TMUX=1)
+# rather than skip them.
+test-deps: deps
+	@if ! command -v tmux >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "make test-deps: installing tmux (the terminal tests read the screen through it)"; \
+			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-upgrade tmux; \
+		else \
+			echo "make test-deps: install tmux (e.g. \`sudo apt-get install tmux\` on Debian), then run make again" >&2; \
+			exit 1; \
+		fi; \
+	fi
+
 # The version --version prints: the nearest tag, else the commit (with
 # -dirty for uncommitted changes); "dev" outside a git checkout.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -46,11 +61,11 @@ build:
 	@$(PROGRESS) "building opsdeck (first build: about a minute)" \
 		$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/opsdeck .
 
-test: deps
+test: test-deps
 	@unformatted=$$(gofmt -l .); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l: these files need gofmt:" >&2; echo "$$unformatted" >&2; exit 1; fi
 	$(GO) vet ./...
-	OPSDECK_REQUIRE_DB=1 $(GO) test -race -timeout $(TEST_TIMEOUT) ./...
+	OPSDECK_REQUIRE_DB=1 OPSDECK_REQUIRE_TMUX=1 $(GO) test -race -timeout $(TEST_TIMEOUT) ./...
 
 bench: deps
 	@mkdir -p $(dir $(BENCH_OUT))

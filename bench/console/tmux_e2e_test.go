@@ -139,7 +139,7 @@ type tmuxServer struct {
 func newTmuxServer(t *testing.T) *tmuxServer {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("no tmux")
+		noTmux(t, err)
 	}
 	s := &tmuxServer{t: t, sock: fmt.Sprintf("opsdeck-e2e-%d", os.Getpid())}
 	t.Cleanup(func() { _, _ = s.run("kill-server") })

@@ -52,7 +52,7 @@ func TestEmojiRowStaysAlignedInTmux(t *testing.T) {
 		t.Skip("the helper's own run")
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("no tmux")
+		noTmux(t, err)
 	}
 	sock := fmt.Sprintf("opsdeck-screen-test-%d", os.Getpid())
 	tmux := func(args ...string) (string, error) {
