@@ -74,8 +74,26 @@ func useOwnCredentialProcess(ctx, life context.Context, cfg *aws.Config, profile
 	if profile == "" {
 		profile = "default"
 	}
-	sc, err := config.LoadSharedConfigProfile(ctx, profile)
-	if err != nil || sc.CredentialProcess == "" {
+	// The files as LoadDefaultConfig found them: LoadSharedConfigProfile
+	// alone would use the defaults computed when the program started.
+	sc, err := config.LoadSharedConfigProfile(ctx, profile, func(o *config.LoadSharedConfigOptions) {
+		if f := os.Getenv("AWS_CONFIG_FILE"); f != "" {
+			o.ConfigFiles = []string{f}
+		}
+		if f := os.Getenv("AWS_SHARED_CREDENTIALS_FILE"); f != "" {
+			o.CredentialsFiles = []string{f}
+		}
+	})
+	if err == nil && sc.CredentialProcess == "" {
+		err = errors.New("no credential_process found in the profile")
+	}
+	if err != nil {
+		// Never fall back to the SDK's runner, which hands the helper
+		// our terminal.
+		msg := fmt.Sprintf("credential_process of profile %q: %s", Escape(profile), Escape(err.Error()))
+		cfg.Credentials = aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{}, errors.New(msg)
+		})
 		return
 	}
 	h := &helperCredentials{profile: profile, command: sc.CredentialProcess, life: life, notify: notify}
@@ -108,18 +126,19 @@ func (h *helperCredentials) Retrieve(ctx context.Context) (aws.Credentials, erro
 // failure says which helper failed and the last thing it said.
 func (h *helperCredentials) failure(err error, closed bool, last string) error {
 	what := fmt.Sprintf("credential_process of profile %q (%s)", Escape(h.profile), Escape(h.program()))
-	var cause error = err
+	cause := err.Error()
 	var pe *processcreds.ProviderError
 	if errors.As(err, &pe) && pe.Err != nil {
-		cause = pe.Err
+		// "error in credential_process: exit status 1" repeats what we say.
+		cause = strings.TrimPrefix(pe.Err.Error(), "error in credential_process: ")
 	}
 	switch {
 	case closed:
 		return fmt.Errorf("%s stopped: the connection was closed", what)
 	case last != "":
-		return fmt.Errorf("%s failed: %s: %s", what, Escape(cause.Error()), last)
+		return fmt.Errorf("%s failed: %s: %s", what, Escape(cause), last)
 	default:
-		return fmt.Errorf("%s failed: %s (nothing on stderr)", what, Escape(cause.Error()))
+		return fmt.Errorf("%s failed: %s (nothing on stderr)", what, Escape(cause))
 	}
 }
 
