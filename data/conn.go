@@ -247,7 +247,7 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		return nil, fmt.Errorf("no AWS region: pass --region or set AWS_REGION")
 	}
 	life, closeLife := context.WithCancel(context.Background())
-	useOwnCredentialProcess(ctx, life, &cfg, profile, o.OnCredentialProcess)
+	useOwnCredentialProcess(ctx, life, &cfg, profile, o.OnCredentialProcess, logger)
 
 	// The HTTP client goes on the service clients, not on the shared config:
 	// LoadDefaultConfig refuses a plain *http.Client whenever AWS_CA_BUNDLE is
@@ -436,7 +436,7 @@ func newECS(ctx, life context.Context, cfg aws.Config, o ConnOptions, profile st
 		if err != nil {
 			return nil, fmt.Errorf("loading AWS configuration for ECS: %w", err)
 		}
-		useOwnCredentialProcess(ctx, life, &own, profile, o.OnCredentialProcess)
+		useOwnCredentialProcess(ctx, life, &own, profile, o.OnCredentialProcess, cfg.Logger)
 		if o.OnCall != nil && own.Credentials != nil {
 			own.Credentials = &timedCredentials{inner: own.Credentials, onCall: o.OnCall}
 		}

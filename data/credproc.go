@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials/processcreds"
+	"github.com/aws/smithy-go/logging"
 )
 
 // A profile's credential_process is a program the SDK runs for
@@ -54,6 +55,7 @@ type helperCredentials struct {
 	command string
 	life    context.Context // cancelled by Conn.Close
 	notify  func(CredentialProcessOutput)
+	log     logging.Logger // the debug log: every run that said something
 	inner   *processcreds.Provider
 }
 
@@ -67,7 +69,7 @@ type helperRun struct{ stderr tailBuffer }
 // useOwnCredentialProcess replaces the SDK's process provider in cfg with
 // helperCredentials when the SDK picked credential_process for profile
 // ("" is the default profile). Any other credentials are left alone.
-func useOwnCredentialProcess(ctx, life context.Context, cfg *aws.Config, profile string, notify func(CredentialProcessOutput)) {
+func useOwnCredentialProcess(ctx, life context.Context, cfg *aws.Config, profile string, notify func(CredentialProcessOutput), log logging.Logger) {
 	if cfg.Credentials == nil || !aws.IsCredentialsProvider(cfg.Credentials, (*processcreds.Provider)(nil)) {
 		return
 	}
@@ -96,7 +98,7 @@ func useOwnCredentialProcess(ctx, life context.Context, cfg *aws.Config, profile
 		})
 		return
 	}
-	h := &helperCredentials{profile: profile, command: sc.CredentialProcess, life: life, notify: notify}
+	h := &helperCredentials{profile: profile, command: sc.CredentialProcess, life: life, notify: notify, log: log}
 	h.inner = processcreds.NewProviderCommand(processcreds.NewCommandBuilderFunc(h.newCommand))
 	cfg.Credentials = aws.NewCredentialsCache(h)
 }
@@ -117,8 +119,13 @@ func (h *helperCredentials) Retrieve(ctx context.Context) (aws.Credentials, erro
 		err = h.failure(err, h.life.Err() != nil, run.stderr.lastLine())
 		out.Err = err
 	}
-	if h.notify != nil && (out.Stderr != "" || err != nil) {
-		h.notify(out)
+	if out.Stderr != "" || err != nil {
+		if h.log != nil {
+			h.log.Logf(logging.Warn, "credential_process of profile %q (%s): err=%v stderr: %s", out.Profile, out.Program, err, out.Stderr)
+		}
+		if h.notify != nil {
+			h.notify(out)
+		}
 	}
 	return creds, err
 }

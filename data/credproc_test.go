@@ -109,7 +109,8 @@ printf 'stdin=[%s] rc=%s\n' "$line" "$rc" >&2
 `+helperCreds+"\n")
 	ourStderr := swapStdio(t)
 	var heard outputs
-	conn, err := Connect(context.Background(), ConnOptions{Profile: "helper", Endpoint: endpoint, OnCredentialProcess: heard.add})
+	var debug strings.Builder
+	conn, err := Connect(context.Background(), ConnOptions{Profile: "helper", Endpoint: endpoint, OnCredentialProcess: heard.add, DebugLog: &debug})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,6 +137,9 @@ printf 'stdin=[%s] rc=%s\n' "$line" "$rc" >&2
 	}
 	if strings.ContainsAny(out.Stderr, "\x1b\a\n") {
 		t.Errorf("stderr is not inert: %q", out.Stderr)
+	}
+	if !strings.Contains(debug.String(), "ExpiredToken soon") || strings.Contains(debug.String(), "\x1b") {
+		t.Errorf("debug log = %q, want the helper's stderr there, inert", debug.String())
 	}
 	if !strings.Contains(out.Stderr, `stdin=[] rc=1`) {
 		t.Errorf("the helper's stdin was not empty (EOF at once): %q", out.Stderr)
