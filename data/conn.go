@@ -51,6 +51,11 @@ type ConnOptions struct {
 	// the start-up timeline of the debug log. It runs on the caller's
 	// goroutine, so it must be quick and safe for concurrent use.
 	OnCall func(Call)
+	// OnCredentialProcess, when set, hears what a profile's
+	// credential_process wrote to stderr (escaped) and whether it failed
+	// (credproc.go): the helper never writes to the terminal itself. It
+	// runs on the goroutine that needed credentials.
+	OnCredentialProcess func(CredentialProcessOutput)
 }
 
 // Call is one finished API call (or credentials lookup), for
@@ -83,6 +88,19 @@ type Conn struct {
 	ECSEndpoint string
 	ReadOnly    bool
 	Log         logging.Logger
+	// close ends what runs for this connection outside a call: a
+	// credential_process still running is killed (Close).
+	close context.CancelFunc
+}
+
+// Close kills any credential_process this connection still runs and
+// makes later ones fail at once. Clients stay usable for credentials
+// already cached. The console closes a connection when it quits or
+// switches env. Safe to call more than once, and on nil.
+func (c *Conn) Close() {
+	if c != nil && c.close != nil {
+		c.close()
+	}
 }
 
 // ErrReadOnly is returned by every write attempted on a read-only Conn.
@@ -228,6 +246,8 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 	if cfg.Region == "" {
 		return nil, fmt.Errorf("no AWS region: pass --region or set AWS_REGION")
 	}
+	life, closeLife := context.WithCancel(context.Background())
+	useOwnCredentialProcess(ctx, life, &cfg, profile, o.OnCredentialProcess, logger)
 
 	// The HTTP client goes on the service clients, not on the shared config:
 	// LoadDefaultConfig refuses a plain *http.Client whenever AWS_CA_BUNDLE is
@@ -271,7 +291,7 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		DB:      db,
 		Streams: streams,
 		ecs: lazyClient(func() (*ecs.Client, error) {
-			return newECS(context.WithoutCancel(ctx), cfg, o, profile, dummy, ecsEndpoint)
+			return newECS(context.WithoutCancel(ctx), life, cfg, o, profile, dummy, ecsEndpoint)
 		}),
 		ECSEndpoint:     RedactURL(ecsEndpoint),
 		Profile:         profile,
@@ -280,6 +300,7 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		StreamsEndpoint: RedactURL(streamsEndpoint),
 		ReadOnly:        o.ReadOnly,
 		Log:             logger,
+		close:           closeLife,
 	}, nil
 }
 
@@ -405,7 +426,7 @@ func firstNonEmpty(vals ...string) string {
 // loopback DynamoDB are kept only when ECS is on loopback too; against
 // AWS they would only earn an UnrecognizedClientException, so ECS then
 // gets the default credential chain.
-func newECS(ctx context.Context, cfg aws.Config, o ConnOptions, profile string, dummyCreds bool, endpoint string) (*ecs.Client, error) {
+func newECS(ctx, life context.Context, cfg aws.Config, o ConnOptions, profile string, dummyCreds bool, endpoint string) (*ecs.Client, error) {
 	if dummyCreds && !IsLoopbackEndpoint(endpoint) {
 		opts := []func(*config.LoadOptions) error{config.WithRegion(cfg.Region), config.WithLogger(cfg.Logger)}
 		if profile != "" {
@@ -415,6 +436,7 @@ func newECS(ctx context.Context, cfg aws.Config, o ConnOptions, profile string, 
 		if err != nil {
 			return nil, fmt.Errorf("loading AWS configuration for ECS: %w", err)
 		}
+		useOwnCredentialProcess(ctx, life, &own, profile, o.OnCredentialProcess, cfg.Logger)
 		if o.OnCall != nil && own.Credentials != nil {
 			own.Credentials = &timedCredentials{inner: own.Credentials, onCall: o.OnCall}
 		}

@@ -106,6 +106,9 @@ func New(life context.Context, conn *data.Conn, spec Spec) *Session {
 	}
 	s.Store.OnItems(s.Seen.Items)
 	s.ctx, s.cancel = context.WithCancel(life)
+	// A credential_process still running for this connection dies with
+	// the session: on Close (an env switch) and when life ends (quit).
+	context.AfterFunc(s.ctx, conn.Close)
 	if !spec.NoTail {
 		s.Feed = livefeed.New(s.ctx, spec.Feed)
 		s.tail = stream.New(conn, spec.Tables, spec.Stream)
@@ -170,6 +173,7 @@ func (s *Session) Close() {
 		return
 	}
 	s.cancel()
+	s.Conn.Close()
 	if s.Feed != nil {
 		s.Feed.Close()
 	}
