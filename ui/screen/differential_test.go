@@ -27,10 +27,10 @@ import (
 // second check: until the terminal has said it measures graphemes, no
 // cluster written has two widths.
 
-// diffSequences is how many seeded sequences run (fewer under the race
+// diffSequences is how many seeded sequences run (2,000 under the race
 // detector, which slows this one goroutine's work several times over and
 // has nothing to find in it); each is diffSteps long.
-var diffSequences = map[bool]int{false: 3000, true: 1000}[raceOn]
+var diffSequences = map[bool]int{false: 3000, true: 2000}[raceOn]
 
 const diffSteps = 24
 
