@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	"github.com/aws/aws-sdk-go-v2/service/ecs"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
 )
@@ -75,6 +76,12 @@ type Conn struct {
 	// ecs builds, on first success, the client that stops a released session's task
 	// (ECSClient).
 	ecs func() (*ecs.Client, error)
+	// sts answers :whoami (whoami.go); creds are the connection's
+	// credentials, for where they came from and when they expire.
+	sts   func() *sts.Client
+	creds aws.CredentialsProvider
+	// dummy: DynamoDB Local with the fixed local keys, no AWS identity.
+	dummy bool
 
 	Profile string
 	Region  string
@@ -293,6 +300,9 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		ecs: lazyClient(func() (*ecs.Client, error) {
 			return newECS(context.WithoutCancel(ctx), life, cfg, o, profile, dummy, ecsEndpoint)
 		}),
+		sts:             sync.OnceValue(func() *sts.Client { return newSTS(cfg, o) }),
+		creds:           cfg.Credentials,
+		dummy:           dummy,
 		ECSEndpoint:     RedactURL(ecsEndpoint),
 		Profile:         profile,
 		Region:          cfg.Region,
