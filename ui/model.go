@@ -289,6 +289,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.abandonWrites()
 	case scanMsg:
 		return m.onScan(msg)
+	case whoamiMsg:
+		return m.onWhoAmI(msg)
 	case exportStepMsg:
 		return m.onExportStep(msg)
 	case OpenDialogMsg:
