@@ -122,7 +122,7 @@ func whoamiFields(id data.Identity, now time.Time, loc *time.Location) [][2]stri
 		{"profile", orNone(id.Profile, "(none: default credential chain)")},
 		{"region", id.Region},
 		{"endpoint", endpoint},
-		{"credentials", orNone(id.Source, "(source not given)")},
+		{"credentials", orNone(sourceText(id.Source), "(source not given)")},
 		{"expires", expires},
 	}
 }
@@ -153,4 +153,14 @@ func minutesText(d time.Duration) string {
 		return fmt.Sprintf("%dh%02dm", mins/60, mins%60)
 	}
 	return fmt.Sprintf("%dm", mins)
+}
+
+// sourceText says where credentials came from in words. The SDK writes
+// the shared file as "SharedConfigCredentials: <path>", which reads as a
+// key and its value — and so is masked as one; the path is not a secret.
+func sourceText(src string) string {
+	if path, ok := strings.CutPrefix(src, "SharedConfigCredentials: "); ok {
+		return "shared credentials file " + path
+	}
+	return src
 }

@@ -91,7 +91,7 @@ func TestWhoAmIShowsTheIdentity(t *testing.T) {
 		"profile      oncall",
 		"region       eu-west-1",
 		"endpoint     http://127.0.0.1:1",
-		"credentials  SharedConfigCredentials",
+		"credentials  shared credentials file " + os.Getenv("AWS_SHARED_CREDENTIALS_FILE"),
 		"expires      does not expire",
 	} {
 		if !strings.Contains(screen, want) {
