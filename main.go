@@ -213,7 +213,8 @@ func start(f flags) error {
 
 	// The places the console can be: the start env now, any other on
 	// :env, :profile or :region (where.go).
-	pl := &places{cfg: cfg, f: f, startEnv: env, life: ctx, logw: logw, onCall: boot.call}
+	helpers := &helperNotes{}
+	pl := &places{cfg: cfg, f: f, startEnv: env, life: ctx, logw: logw, onCall: boot.call, helpers: helpers}
 	// However the session ends, every reader stops, and before the demo
 	// server does (below, after the program), so their last calls do not
 	// fail noisily; the exit never hangs on one.
@@ -375,6 +376,7 @@ func start(f flags) error {
 	}
 	p := tea.NewProgram(timedModel{Model: m, log: boot, procs: newProcs(boot.settled), screen: scr}, opts...)
 	quitSig.attach(p.Send)
+	helpers.attach(p.Send)
 	scr.Follow(ctx, os.Stdout, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	stopper.watch(ctx, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	if fullProfile != nil {

@@ -44,6 +44,9 @@ type places struct {
 	// rolling, with --demo-rolling, carries the start env's sessions
 	// through the front that rolls shards over.
 	rolling rollingDemo
+	// helpers hears every session's credential_process (helper_notes.go);
+	// nil hears none.
+	helpers *helperNotes
 
 	mu   sync.Mutex
 	open []*session.Session
@@ -99,6 +102,9 @@ func (p *places) spec(t session.Target) (session.Spec, error) {
 		Region:   firstNonEmpty(t.Region, pick(p.f.region, own.Region, p.cfg.Region)),
 		Endpoint: pick(p.f.endpoint, own.EndpointURL, p.cfg.EndpointURL),
 		DebugLog: p.logw,
+	}
+	if p.helpers != nil {
+		o.OnCredentialProcess = p.helpers.heard
 	}
 	if p.demoEndpoint != "" && own.EndpointURL == "" {
 		o.Endpoint, o.StreamsEndpoint = p.demoEndpoint, p.demoEndpoint

@@ -267,6 +267,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case messageExpiredMsg:
 		return m.onMessageExpired(msg)
+	case CredentialHelperMsg:
+		return m.onCredentialHelper(msg)
 	case dialogTickMsg:
 		return m, nil // a dialog's pause ended: the redraw shows it
 	case detail.CopiedMsg:
