@@ -255,6 +255,7 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 	}
 	life, closeLife := context.WithCancel(context.Background())
 	useOwnCredentialProcess(ctx, life, &cfg, profile, o.OnCredentialProcess, logger)
+	ssoLoginHint(ctx, &cfg, profile)
 
 	// The HTTP client goes on the service clients, not on the shared config:
 	// LoadDefaultConfig refuses a plain *http.Client whenever AWS_CA_BUNDLE is
@@ -447,6 +448,7 @@ func newECS(ctx, life context.Context, cfg aws.Config, o ConnOptions, profile st
 			return nil, fmt.Errorf("loading AWS configuration for ECS: %w", err)
 		}
 		useOwnCredentialProcess(ctx, life, &own, profile, o.OnCredentialProcess, cfg.Logger)
+		ssoLoginHint(ctx, &own, profile)
 		if o.OnCall != nil && own.Credentials != nil {
 			own.Credentials = &timedCredentials{inner: own.Credentials, onCall: o.OnCall}
 		}

@@ -78,14 +78,7 @@ func useOwnCredentialProcess(ctx, life context.Context, cfg *aws.Config, profile
 	}
 	// The files as LoadDefaultConfig found them: LoadSharedConfigProfile
 	// alone would use the defaults computed when the program started.
-	sc, err := config.LoadSharedConfigProfile(ctx, profile, func(o *config.LoadSharedConfigOptions) {
-		if f := os.Getenv("AWS_CONFIG_FILE"); f != "" {
-			o.ConfigFiles = []string{f}
-		}
-		if f := os.Getenv("AWS_SHARED_CREDENTIALS_FILE"); f != "" {
-			o.CredentialsFiles = []string{f}
-		}
-	})
+	sc, err := config.LoadSharedConfigProfile(ctx, profile, sharedFiles)
 	if err == nil && sc.CredentialProcess == "" {
 		err = errors.New("no credential_process found in the profile")
 	}

@@ -161,9 +161,13 @@ func describe(err error) string {
 	code, msg := apiCode(err)
 	msg = oneLine(msg)
 
+	var sso *SSOLoginError
 	switch {
 	case errors.Is(err, ErrReadOnly):
 		return ErrReadOnly.Error()
+	case errors.As(err, &sso):
+		// The command first: on a narrow screen it is what must not be cut.
+		return fmt.Sprintf("run %s: the SSO sign-in of profile %s has expired or is missing", sso.Command(), sso.Profile)
 	case IsTimeout(err):
 		var te *TimeoutError
 		errors.As(err, &te)
