@@ -7,8 +7,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/vt"
 
+	"opsdeck/internal/termcells"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui/uitest"
@@ -18,28 +18,7 @@ import (
 // its size and returns what the terminal shows, row by row.
 func terminalRows(t *testing.T, m Model) []string {
 	t.Helper()
-	em := vt.NewEmulator(m.width, m.height)
-	frame := strings.ReplaceAll(m.Render(), "\n", "\r\n")
-	if _, err := em.WriteString("\x1b[H\x1b[2J" + frame); err != nil {
-		t.Fatal(err)
-	}
-	rows := make([]string, m.height)
-	for y := range rows {
-		var b strings.Builder
-		for x := 0; x < m.width; x++ {
-			c := em.CellAt(x, y)
-			if c == nil || c.Width == 0 {
-				continue
-			}
-			if c.Content == "" {
-				b.WriteByte(' ')
-				continue
-			}
-			b.WriteString(c.Content)
-		}
-		rows[y] = b.String()
-	}
-	return rows
+	return termcells.Draw(m.Render(), m.width, m.height).Lines()
 }
 
 // words is s with its runs of spaces made one, for reading text wrapped

@@ -5,31 +5,17 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/vt"
+
+	"opsdeck/internal/termcells"
 )
 
 // onTerminal draws s into a real terminal emulator w×h and returns its
 // rows as the terminal shows them.
 func onTerminal(t *testing.T, s string, w, h int) []string {
 	t.Helper()
-	em := vt.NewEmulator(w, h)
-	if _, err := em.WriteString("\x1b[H\x1b[2J" + strings.ReplaceAll(s, "\n", "\r\n")); err != nil {
-		t.Fatal(err)
-	}
-	rows := make([]string, h)
-	for y := range rows {
-		var b strings.Builder
-		for x := 0; x < w; x++ {
-			c := em.CellAt(x, y)
-			switch {
-			case c == nil || c.Width == 0:
-			case c.Content == "":
-				b.WriteByte(' ')
-			default:
-				b.WriteString(c.Content)
-			}
-		}
-		rows[y] = strings.TrimRight(b.String(), " ")
+	rows := termcells.Draw(s, w, h).Lines()
+	for y, r := range rows {
+		rows[y] = strings.TrimRight(r, " ")
 	}
 	return rows
 }

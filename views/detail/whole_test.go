@@ -7,9 +7,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data/secret"
+	"opsdeck/internal/termcells"
 	"opsdeck/themes"
 	"opsdeck/views/inert"
-	"opsdeck/views/internal/termcells"
 )
 
 // readValue pages through the detail view, drawing every page in a

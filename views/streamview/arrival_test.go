@@ -7,9 +7,9 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/stream"
+	"opsdeck/internal/termcells"
 	"opsdeck/keymap"
 	"opsdeck/themes"
-	"opsdeck/views/internal/termcells"
 )
 
 // TestRowsInArrivalOrderWithTheirArrivalTime: records of several tables

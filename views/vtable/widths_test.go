@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"opsdeck/internal/termcells"
 	"opsdeck/themes"
 	"opsdeck/views/inert"
-	"opsdeck/views/internal/termcells"
 )
 
 // The widths tests read the screen a terminal emulator shows, column by

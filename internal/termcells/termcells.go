@@ -4,8 +4,8 @@
 // escape sequences are interpreted, wide characters take two cells, and a
 // line one cell too wide wraps as it would on a terminal.
 //
-// It is for tests; it lives outside _test files only so that the views
-// packages can share it.
+// It is for tests; it lives outside _test files only so that the ui and
+// views packages' tests can share it.
 package termcells
 
 import (
