@@ -18,8 +18,8 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/action"
-	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 )
@@ -101,15 +101,13 @@ func newActWorld(t *testing.T) *actWorld {
 	t.Helper()
 	ep := ddblocal.TestEndpoint(t) // before the Once: it may end the test
 	actOnce.Do(func() {
-		ctx := context.Background()
 		actECS = ecsStandIn()
-		actConn, actErr = data.Connect(ctx, data.ConnOptions{Endpoint: ep, Region: "us-east-1", ECSEndpoint: actECS.URL})
-		if actErr != nil {
+		w, err := dbtest.Shared(ep, dbtest.Options{Tag: "tact", Conn: data.ConnOptions{ECSEndpoint: actECS.URL}})
+		if err != nil {
+			actErr = err
 			return
 		}
-		base, _ := data.ResolveTables("dev", nil)
-		actTables = base.WithPrefix(uniquePrefix("act"))
-		actErr = demo.CreateTables(ctx, actConn, actTables, demo.CreateOptions{SkipTTL: true})
+		actConn, actTables = w.Conn, w.Tables
 	})
 	if actErr != nil {
 		t.Fatalf("action tables: %v", actErr)

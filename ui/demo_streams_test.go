@@ -10,8 +10,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/stream"
-	"opsdeck/demo"
-	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui/livefeed"
@@ -45,15 +44,8 @@ func TestEveryPaneSaysLiveOrPollingForTheDemosStreams(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			t.Cleanup(cancel)
-			conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			base, _ := data.ResolveTables("dev", nil)
-			tables := base.WithPrefix(uniquePrefix("ds"))
-			if err := demo.CreateTables(ctx, conn, tables, demo.CreateOptions{StreamsOnAll: all, SkipTTL: true}); err != nil {
-				t.Fatal(err)
-			}
+			w := dbtest.New(t, dbtest.Options{Tag: "tds", StreamsOnAll: all})
+			conn, tables := w.Conn, w.Tables
 			streamed := 0
 			for _, s := range data.Schemas() {
 				if s.Stream != data.StreamNone || all {

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/internal/dbtest"
 	"opsdeck/ui/uitest"
 	"opsdeck/views"
 )
@@ -55,8 +56,7 @@ func TestAHungQuerySaysWhatItWaitsForAndTimesOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, _ := data.ResolveTables("dev", nil)
-	tables := base.WithPrefix(uniquePrefix("hung"))
+	tables := dbtest.Tables(t, "dev", "thung")
 	clock := newTestClock()
 	o := Options{
 		Store: data.NewStore(conn, tables), Conn: displayConn(conn), Tables: tables, Env: "dev",

@@ -11,8 +11,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/stream"
-	"opsdeck/demo"
-	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui/livefeed"
@@ -33,16 +32,8 @@ func newPollRig(t *testing.T, tag string) *pollRig {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, _ := data.ResolveTables("dev", nil)
-	tables := base.WithPrefix(uniquePrefix(tag))
-	if err := demo.CreateTables(ctx, conn, tables, demo.CreateOptions{SkipTTL: true}); err != nil {
-		t.Fatal(err)
-	}
-	return &pollRig{ctx: ctx, conn: conn, tables: tables}
+	w := dbtest.New(t, dbtest.Options{Tag: "t" + tag})
+	return &pollRig{ctx: ctx, conn: w.Conn, tables: w.Tables}
 }
 
 // sandbox is a sandbox pool item with the attributes the pane shows.

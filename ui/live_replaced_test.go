@@ -12,6 +12,7 @@ import (
 	"opsdeck/data"
 	"opsdeck/data/stream"
 	"opsdeck/demo"
+	"opsdeck/internal/dbtest"
 	"opsdeck/ui/livefeed"
 	"opsdeck/views"
 )
@@ -24,8 +25,7 @@ import (
 func TestReplacedStreamReloadsThePane(t *testing.T) {
 	w := seeded(t)
 	ctx := context.Background()
-	base, _ := data.ResolveTables("dev", nil)
-	tables := base.WithPrefix(uniquePrefix("rp"))
+	tables := dbtest.Tables(t, "dev", "trp")
 	create := func() {
 		for _, id := range []data.TableID{data.TableSessions, data.TableProjects} {
 			if _, err := w.conn.DB.CreateTable(ctx, demo.CreateTableInput(data.MustSchema(id), tables.Name(id), false)); err != nil {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"opsdeck/data"
 	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui/uitest"
@@ -44,38 +44,26 @@ var (
 	prefixSeq atomic.Int64
 )
 
-// uniquePrefix is a table prefix no other test (or test binary) uses. Its
-// length is fixed, so screens that show table names keep their layout and
-// screen() can swap it for a constant of the same width.
-func uniquePrefix(tag string) string {
-	return fmt.Sprintf("t%s%07d%03d-", tag, os.Getpid()%10_000_000, prefixSeq.Add(1)%1000)
-}
+// uniquePrefix is a table prefix no other test (or test binary) uses, of a
+// fixed length (dbtest.Prefix), so screen() can swap it for a constant of
+// the same width.
+func uniquePrefix(tag string) string { return dbtest.Prefix("t" + tag) }
 
 func seeded(t *testing.T) world {
 	t.Helper()
 	ep := ddblocal.TestEndpoint(t) // before the Once: it may end the test
 	worldOnce.Do(func() {
-		ctx := context.Background()
-		conn, err := data.ConnectLocal(ctx, ep)
+		w, err := dbtest.Shared(ep, dbtest.Options{Tag: "tui"})
 		if err != nil {
 			worldErr = err
 			return
 		}
-		base, _ := data.ResolveTables("dev", nil)
-		prefix := uniquePrefix("ui")
-		tables := base.WithPrefix(prefix)
-		// TTL off: DynamoDB Local really deletes expired rows, and some
-		// seeded rows are expired on purpose.
-		if err := demo.CreateTables(ctx, conn, tables, demo.CreateOptions{SkipTTL: true}); err != nil {
-			worldErr = err
-			return
-		}
-		rep, err := demo.Seed(ctx, conn, tables, demo.SeedOptions{Now: fixedNow})
+		rep, err := demo.Seed(context.Background(), w.Conn, w.Tables, demo.SeedOptions{Now: fixedNow})
 		if err != nil {
 			worldErr = err
 			return
 		}
-		theWorld = world{conn: conn, tables: tables, prefix: prefix, rep: rep}
+		theWorld = world{conn: w.Conn, tables: w.Tables, prefix: w.Prefix, rep: rep}
 	})
 	if worldErr != nil {
 		t.Fatalf("seeding the demo world: %v", worldErr)

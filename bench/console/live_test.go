@@ -20,7 +20,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/demo"
-	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 )
 
 // The live path as the operator sees it: another writer (a service, the
@@ -209,26 +209,11 @@ type liveWorld struct {
 
 func newLiveWorld(b *testing.B) *liveWorld {
 	b.Helper()
-	endpoint := ddblocal.TestEndpoint(b) // skips without Java
 	ctx := context.Background()
-	conn, err := data.ConnectLocal(ctx, endpoint)
-	if err != nil {
-		b.Fatal(err)
-	}
-	base, err := data.ResolveTables("bench", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := &liveWorld{endpoint: endpoint, conn: conn, tables: base.WithPrefix(fmt.Sprintf("lp%d-", time.Now().UnixNano()%1e9))}
-	b.Cleanup(func() {
-		for _, id := range data.TableIDs() {
-			_, _ = conn.DB.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(w.tables.Name(id))})
-		}
-	})
 	start := time.Now()
-	if err := demo.CreateTables(ctx, conn, w.tables, demo.CreateOptions{StreamsOnAll: true, SkipTTL: true}); err != nil {
-		b.Fatal(err)
-	}
+	dw := dbtest.New(b, dbtest.Options{Env: "bench", Tag: "lp", StreamsOnAll: true}) // skips without Java
+	conn := dw.Conn
+	w := &liveWorld{endpoint: dw.Endpoint, conn: conn, tables: dw.Tables}
 	rep, err := demo.Seed(ctx, conn, w.tables, demo.SeedOptions{})
 	if err != nil {
 		b.Fatal(err)

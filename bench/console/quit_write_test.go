@@ -24,8 +24,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/action"
-	"opsdeck/demo"
-	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 )
 
 // heldWrites is a proxy in front of DynamoDB Local that holds every
@@ -93,17 +92,9 @@ func TestASignalDuringAWriteFinishesIt(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	ops, _ := binaries(t)
-	endpoint := ddblocal.TestEndpoint(t)
 	ctx := context.Background()
-	conn, err := data.ConnectLocal(ctx, endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, _ := data.ResolveTables("dev", nil)
-	tables := base.WithPrefix(fmt.Sprintf("qw%d-", time.Now().UnixNano()%1e9))
-	if err := demo.CreateTables(ctx, conn, tables, demo.CreateOptions{SkipTTL: true}); err != nil {
-		t.Fatal(err)
-	}
+	dw := dbtest.New(t, dbtest.Options{Tag: "qw"})
+	endpoint, conn, tables := dw.Endpoint, dw.Conn, dw.Tables
 	var cfg strings.Builder
 	cfg.WriteString("tables:\n")
 	for _, id := range data.TableIDs() {

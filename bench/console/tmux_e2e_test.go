@@ -20,7 +20,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/demo"
-	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 )
 
 // The e2e recipes of issue 23, through tmux: the built console runs in a
@@ -55,25 +55,10 @@ func e2eID(i int) string { return fmt.Sprintf("sess_a%013d", i) }
 
 func newTmuxWorld(t *testing.T) *tmuxWorld {
 	t.Helper()
-	endpoint := ddblocal.TestEndpoint(t) // skips without Java
 	ctx := context.Background()
-	conn, err := data.ConnectLocal(ctx, endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := data.ResolveTables("e2e", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &tmuxWorld{conn: conn, tables: base.WithPrefix(fmt.Sprintf("tx%d-", time.Now().UnixNano()%1e9)), project: e2eProject}
-	t.Cleanup(func() {
-		for _, id := range data.TableIDs() {
-			_, _ = conn.DB.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(w.tables.Name(id))})
-		}
-	})
-	if err := demo.CreateTables(ctx, conn, w.tables, demo.CreateOptions{StreamsOnAll: true, SkipTTL: true}); err != nil {
-		t.Fatal(err)
-	}
+	dw := dbtest.New(t, dbtest.Options{Env: "e2e", Tag: "tx", StreamsOnAll: true}) // skips without Java
+	endpoint, conn := dw.Endpoint, dw.Conn
+	w := &tmuxWorld{conn: conn, tables: dw.Tables, project: e2eProject}
 	var template data.Item
 	for it := range demo.SampleSessions(1, time.Now()) {
 		template = it

@@ -2,10 +2,8 @@ package action
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,8 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
-	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 )
 
 func TestMain(m *testing.M) { os.Exit(ddblocal.RunTests(m)) }
@@ -30,46 +28,21 @@ type world struct {
 	exec   *Executor
 }
 
-var tableSeq atomic.Int64
-
 // newWorld connects to DynamoDB Local and creates the given tables from
-// data.Schemas() under a prefix no other test uses. The executor's clock is
+// data.Schemas() under a prefix no other test uses (the seed's stream
+// settings are kept; these tests read no stream). The executor's clock is
 // fixed at w.now (whole seconds, as the sandbox table stores them).
 func newWorld(t *testing.T, ids ...data.TableID) *world {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
-	endpoint := ddblocal.TestEndpoint(t)
-	conn, err := data.ConnectLocal(ctx, endpoint)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	base, err := data.ResolveTables("dev", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prefix := fmt.Sprintf("act%d-%d-", time.Now().UnixNano()%1e9, tableSeq.Add(1))
-	w := &world{t: t, ctx: ctx, conn: conn, tables: base.WithPrefix(prefix), now: time.Now().Truncate(time.Second)}
-	for _, id := range ids {
-		w.createTable(id)
+	conn := dbtest.Connect(t, data.ConnOptions{})
+	w := &world{t: t, ctx: ctx, conn: conn, tables: dbtest.Tables(t, "dev", "act"), now: time.Now().Truncate(time.Second)}
+	if len(ids) > 0 { // none: no table (dbtest.Create would make all ten)
+		dbtest.Create(t, conn, w.tables, false, ids...)
 	}
 	w.exec = &Executor{Conn: conn, Tables: w.tables, Env: "dev", Now: func() time.Time { return w.now }}
 	return w
-}
-
-func (w *world) createTable(id data.TableID) {
-	w.t.Helper()
-	// The seed's stream settings are kept; these tests read no stream.
-	in := demo.CreateTableInput(data.MustSchema(id), w.tables.Name(id), false)
-	if _, err := w.conn.DB.CreateTable(w.ctx, in); err != nil {
-		w.t.Fatalf("create table %s: %v", *in.TableName, err)
-	}
-	name := *in.TableName
-	w.t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, _ = w.conn.DB.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
-	})
 }
 
 func (w *world) put(id data.TableID, item data.Item) {

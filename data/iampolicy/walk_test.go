@@ -25,8 +25,7 @@ import (
 	"opsdeck/data"
 	"opsdeck/data/action"
 	"opsdeck/data/stream"
-	"opsdeck/demo"
-	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 )
 
 // The walk: every kind of call the data layer makes is made, for real,
@@ -181,29 +180,11 @@ type nopSink struct{}
 func (nopSink) Records([]stream.Record) {}
 func (nopSink) Health(stream.Health)    {}
 
-var walkSeq atomic.Int64
-
 func TestPolicyAllowsEveryCallTheDataLayerMakes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	ep := ddblocal.TestEndpoint(t)
-	base, err := data.ResolveTables("walk", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tables := base.WithPrefix(fmt.Sprintf("iam%d%d-", os.Getpid(), walkSeq.Add(1)))
-	setup, err := data.Connect(ctx, data.ConnOptions{Endpoint: ep, Region: walkRegion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := demo.CreateTables(ctx, setup, tables, demo.CreateOptions{SkipTTL: true}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for _, s := range data.Schemas() {
-			_, _ = setup.DB.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(tables.Name(s.ID))})
-		}
-	})
+	w := dbtest.New(t, dbtest.Options{Env: "walk", Tag: "iam", Conn: data.ConnOptions{Region: walkRegion}})
+	ep, setup, tables := w.Endpoint, w.Conn, w.Tables
 	S := func(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
 	session := data.Item{
 		"sessionId": S("sess_iam"), "status": S("RUNNING"), "internalStatus": S("READY"),

@@ -6,63 +6,31 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
 	"opsdeck/data"
-	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 )
 
 func TestMain(m *testing.M) { os.Exit(ddblocal.RunTests(m)) }
-
-var prefixSeq atomic.Int64
 
 // testTables creates the given tables (from data.Schemas(), with the seed's
 // stream settings) under a prefix no other test uses, and deletes them when
 // the test ends.
 func testTables(t testing.TB, conn *data.Conn, ids ...data.TableID) data.Tables {
 	t.Helper()
-	base, err := data.ResolveTables("dev", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tables := base.WithPrefix(fmt.Sprintf("t%d-%d-", time.Now().UnixNano()%1e9, prefixSeq.Add(1)))
-	ctx := context.Background()
-	for _, id := range ids {
-		s := data.MustSchema(id)
-		name := tables.Name(id)
-		if _, err := conn.DB.CreateTable(ctx, demo.CreateTableInput(s, name, false)); err != nil {
-			t.Fatalf("create %s: %v", name, err)
-		}
-		t.Cleanup(func() {
-			_, _ = conn.DB.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
-		})
-	}
+	tables := dbtest.Tables(t, "dev", "t")
+	dbtest.Create(t, conn, tables, false, ids...)
 	return tables
 }
 
+// testConn connects to endpoint ("": the shared test server) with o.
 func testConn(t testing.TB, endpoint string, o data.ConnOptions) *data.Conn {
 	t.Helper()
-	if endpoint == "" {
-		endpoint = ddblocal.TestEndpoint(t)
-	}
-	o.Endpoint, o.Region = endpoint, "us-east-1"
-	if o.HTTPClient != nil {
-		// The SDK refuses a plain *http.Client when AWS_CA_BUNDLE is set (it
-		// wants to add the bundle to the client's transport); DynamoDB Local
-		// is plain HTTP, so the bundle is irrelevant here.
-		t.Setenv("AWS_CA_BUNDLE", "")
-	}
-	conn, err := data.Connect(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return conn
+	o.Endpoint = endpoint
+	return dbtest.Connect(t, o)
 }
 
 // collectSink records everything and pokes waiters.

@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
-	"opsdeck/demo"
+	"opsdeck/internal/dbtest"
 )
 
 // The overview's counts are checked against the table's truth: every table
@@ -28,24 +28,11 @@ var ovwNow = time.Now().Truncate(time.Second)
 
 func ovwTables(t *testing.T, conn *data.Conn) data.Tables {
 	t.Helper()
-	base, err := data.ResolveTables("dev", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tables := base.WithPrefix(fmt.Sprintf("o%d-%d-", time.Now().UnixNano()%1e9, prefixSeq.Add(1)))
-	ctx := context.Background()
-	for _, id := range []data.TableID{data.TableSessions, data.TableProjects, data.TableEvents, data.TableGraphRuns, data.TableSandboxes} {
-		name := tables.Name(id)
-		// Sessions and events keep the seed's stream (NEW_AND_OLD_IMAGES,
-		// NEW_IMAGE); runs and sandboxes get one as the demo gives them.
-		streamsOnAll := id == data.TableGraphRuns || id == data.TableSandboxes
-		if _, err := conn.DB.CreateTable(ctx, demo.CreateTableInput(data.MustSchema(id), name, streamsOnAll)); err != nil {
-			t.Fatalf("create %s: %v", name, err)
-		}
-		t.Cleanup(func() {
-			_, _ = conn.DB.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
-		})
-	}
+	tables := dbtest.Tables(t, "dev", "o")
+	// Sessions and events keep the seed's stream (NEW_AND_OLD_IMAGES,
+	// NEW_IMAGE); runs and sandboxes get one as the demo gives them.
+	dbtest.Create(t, conn, tables, false, data.TableSessions, data.TableProjects, data.TableEvents)
+	dbtest.Create(t, conn, tables, true, data.TableGraphRuns, data.TableSandboxes)
 	return tables
 }
 

@@ -14,27 +14,20 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
-	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 	"opsdeck/ui/livefeed"
 )
 
 func TestMain(m *testing.M) { os.Exit(ddblocal.RunTests(m)) }
 
 // localTables creates the ten tables under a prefix of their own on the
-// shared test server.
+// shared test server (ep, the caller's ddblocal.TestEndpoint).
 func localTables(t *testing.T, ep, tag string) data.Tables {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := data.ConnectLocal(ctx, ep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, _ := data.ResolveTables("dev", nil)
-	tables := base.WithPrefix(fmt.Sprintf("s%s%d-", tag, time.Now().UnixNano()%1e9))
-	if err := demo.CreateTables(ctx, conn, tables, demo.CreateOptions{SkipTTL: true}); err != nil {
-		t.Fatal(err)
-	}
+	conn := dbtest.Connect(t, data.ConnOptions{Endpoint: ep})
+	tables := dbtest.Tables(t, "dev", "s"+tag)
+	dbtest.Create(t, conn, tables, false)
 	return tables
 }
 

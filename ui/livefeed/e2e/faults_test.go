@@ -15,7 +15,7 @@ import (
 	"opsdeck/data"
 	"opsdeck/data/stream"
 	"opsdeck/data/stream/streamtest"
-	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui"
@@ -40,19 +40,11 @@ func TestRootModelGetsGroundTruthUnderFaults(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	writeConn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tables := createTables(t, writeConn, ids...)
+	writeConn := dbtest.Connect(t, data.ConnOptions{})
+	tables := dbtest.Tables(t, "dev", "e2e")
+	dbtest.Create(t, writeConn, tables, false, ids...)
 	ft := streamtest.New(seed, 0.25)
-	// The SDK refuses a plain *http.Client when AWS_CA_BUNDLE is set;
-	// DynamoDB Local is plain HTTP, so the bundle is irrelevant here.
-	t.Setenv("AWS_CA_BUNDLE", "")
-	readConn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1", HTTPClient: ft.Client()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	readConn := dbtest.Connect(t, data.ConnOptions{HTTPClient: ft.Client()})
 
 	const project = "proj-faults"
 	feed := livefeed.New(ctx, livefeed.Options{})

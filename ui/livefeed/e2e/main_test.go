@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,8 +14,8 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/stream"
-	"opsdeck/demo"
 	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui/livefeed"
@@ -25,8 +24,6 @@ import (
 )
 
 func TestMain(m *testing.M) { os.Exit(ddblocal.RunTests(m)) }
-
-var prefixSeq atomic.Int64
 
 // rig is one live tail wired to a pane, over tables of its own.
 type rig struct {
@@ -62,11 +59,9 @@ type Sink = stream.Sink
 func newRigSink(t testing.TB, wrap func(Sink) Sink, ids ...data.TableID) *rig {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	conn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tables := createTables(t, conn, ids...)
+	conn := dbtest.Connect(t, data.ConnOptions{})
+	tables := dbtest.Tables(t, "dev", "e2e")
+	dbtest.Create(t, conn, tables, false, ids...)
 	r := &rig{
 		conn: conn, tables: tables,
 		feed:    livefeed.New(ctx, livefeed.Options{}),
@@ -104,27 +99,6 @@ func newRigSink(t testing.TB, wrap func(Sink) Sink, ids ...data.TableID) *rig {
 		<-done
 	})
 	return r
-}
-
-// createTables creates the given tables, with the seed's stream settings,
-// under a prefix no other test uses, and deletes them when the test ends.
-func createTables(t testing.TB, conn *data.Conn, ids ...data.TableID) data.Tables {
-	t.Helper()
-	base, err := data.ResolveTables("dev", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tables := base.WithPrefix(fmt.Sprintf("e2e%d-%d-", time.Now().UnixNano()%1e9, prefixSeq.Add(1)))
-	for _, id := range ids {
-		name := tables.Name(id)
-		if _, err := conn.DB.CreateTable(context.Background(), demo.CreateTableInput(data.MustSchema(id), name, false)); err != nil {
-			t.Fatalf("create %s: %v", name, err)
-		}
-		t.Cleanup(func() {
-			_, _ = conn.DB.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
-		})
-	}
-	return tables
 }
 
 // apply takes one batch into the pane and draws a frame, as the root does.

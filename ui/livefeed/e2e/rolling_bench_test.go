@@ -12,6 +12,7 @@ import (
 	"opsdeck/data/stream"
 	"opsdeck/data/stream/streamtest"
 	"opsdeck/demo/ddblocal"
+	"opsdeck/internal/dbtest"
 	"opsdeck/keymap"
 	"opsdeck/themes"
 	"opsdeck/ui"
@@ -33,17 +34,11 @@ func BenchmarkRootModelThroughRollingFront(b *testing.B) {
 	ids := []data.TableID{data.TableSessions, data.TableEvents}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	writeConn, err := data.ConnectLocal(ctx, ddblocal.TestEndpoint(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	tables := createTables(b, writeConn, ids...)
+	writeConn := dbtest.Connect(b, data.ConnOptions{})
+	tables := dbtest.Tables(b, "dev", "e2e")
+	dbtest.Create(b, writeConn, tables, false, ids...)
 	front := streamtest.NewFront(ddblocal.TestEndpoint(b), streamtest.FrontOptions{RecordsPerGen: 150, Split: 2, SplitEvery: 5, MaxOpenShards: 8, Seed: seed})
-	b.Setenv("AWS_CA_BUNDLE", "") // DynamoDB Local is plain HTTP
-	readConn, err := data.Connect(ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(b), Region: "us-east-1", HTTPClient: front.Client()})
-	if err != nil {
-		b.Fatal(err)
-	}
+	readConn := dbtest.Connect(b, data.ConnOptions{HTTPClient: front.Client()})
 	feed := livefeed.New(ctx, livefeed.Options{})
 	tl := stream.New(readConn, tables, stream.Options{Tables: ids})
 	d := newDriver(ctx, ui.New(ui.Options{
