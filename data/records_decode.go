@@ -402,36 +402,6 @@ func (d *decoder) finish() Meta {
 	return m
 }
 
-// TypeName is the DynamoDB type name of a value ("S", "N", "M", ...), for
-// problems and for the detail view.
-func TypeName(v types.AttributeValue) string {
-	switch v.(type) {
-	case nil:
-		return "missing"
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberBOOL:
-		return "BOOL"
-	case *types.AttributeValueMemberNULL:
-		return "NULL"
-	case *types.AttributeValueMemberM:
-		return "M"
-	case *types.AttributeValueMemberL:
-		return "L"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
 // Clip shortens s to at most n bytes, cut on a rune boundary and marked
 // with "…", so a huge or hostile value cannot make a message huge.
 func Clip(s string, n int) string {

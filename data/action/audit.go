@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -334,49 +333,13 @@ func unglueTail(s string) []AuditEntry {
 	return parts
 }
 
-// plain turns an AttributeValue into the JSON a human reads in the log
-// (strings as strings, numbers as JSON numbers, binaries as base64).
-func plain(v types.AttributeValue) any {
-	switch x := v.(type) {
-	case *types.AttributeValueMemberS:
-		return x.Value
-	case *types.AttributeValueMemberN:
-		// Only a real decimal number becomes a JSON number (ParseFloat alone
-		// would take "0x10" and "Inf"; json.Valid alone would take "{}").
-		if _, err := strconv.ParseFloat(x.Value, 64); err == nil && json.Valid([]byte(x.Value)) {
-			return json.RawMessage(x.Value)
-		}
-		return x.Value
-	case *types.AttributeValueMemberBOOL:
-		return x.Value
-	case *types.AttributeValueMemberNULL:
-		return nil
-	case *types.AttributeValueMemberB:
-		return "b64:" + base64.StdEncoding.EncodeToString(x.Value)
-	case *types.AttributeValueMemberL:
-		out := make([]any, len(x.Value))
-		for i, e := range x.Value {
-			out[i] = plain(e)
-		}
-		return out
-	case *types.AttributeValueMemberM:
-		out := make(map[string]any, len(x.Value))
-		for k, e := range x.Value {
-			out[k] = plain(e)
-		}
-		return out
-	case *types.AttributeValueMemberSS:
-		return x.Value
-	case *types.AttributeValueMemberNS:
-		return x.Value
-	case *types.AttributeValueMemberBS:
-		out := make([]string, len(x.Value))
-		for i, b := range x.Value {
-			out[i] = "b64:" + base64.StdEncoding.EncodeToString(b)
-		}
-		return out
-	}
-	return nil
+// auditPlain is the one plain converter (data.Plainer) in the audit log's
+// form: binaries as "b64:" and base64, a number set's members as their
+// text. A line is never refused: a value the converter cannot take (not
+// from DynamoDB: deeper than it nests) is written as null.
+var auditPlain = data.Plainer{
+	Binary:        func(_ []string, b []byte) any { return "b64:" + base64.StdEncoding.EncodeToString(b) },
+	NumberSetText: true,
 }
 
 func plainMap(m map[string]types.AttributeValue) map[string]any {
@@ -385,7 +348,7 @@ func plainMap(m map[string]types.AttributeValue) map[string]any {
 	}
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		out[k] = plain(v)
+		out[k], _ = auditPlain.Value(v)
 	}
 	return out
 }

@@ -29,6 +29,9 @@ func typedMap(m map[string]types.AttributeValue, depth int) (map[string]any, err
 	return out, nil
 }
 
+// maxDepth bounds recursion: DynamoDB nests at most 32 levels.
+const maxDepth = 64
+
 func typed(av types.AttributeValue, depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("nested deeper than %d levels", maxDepth)

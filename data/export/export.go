@@ -111,7 +111,7 @@ func (w *Writer) Write(r Record) error {
 		m, err = typedMap(it, 0)
 		v = map[string]any{"Item": m}
 	} else {
-		v, err = plainMap(it, 0)
+		v, err = data.PlainItem(it)
 	}
 	if err != nil {
 		return fmt.Errorf("item %d: %w", w.n, err)
@@ -159,7 +159,7 @@ func Text(av types.AttributeValue) string {
 	case *types.AttributeValueMemberB:
 		return base64.StdEncoding.EncodeToString(v.Value)
 	}
-	p, err := plain(av, 0)
+	p, err := data.Plain(av)
 	if err != nil {
 		return ""
 	}
@@ -168,81 +168,6 @@ func Text(av types.AttributeValue) string {
 		return ""
 	}
 	return string(b)
-}
-
-// maxDepth bounds recursion: DynamoDB nests at most 32 levels.
-const maxDepth = 64
-
-func plainMap(m map[string]types.AttributeValue, depth int) (map[string]any, error) {
-	out := make(map[string]any, len(m))
-	for k, av := range m {
-		v, err := plain(av, depth+1)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
-		}
-		out[k] = v
-	}
-	return out, nil
-}
-
-// plain is the JSON an engineer expects: S → string, N → number (exact
-// digits), BOOL, NULL → null, M → object, L → array, SS/NS/BS → arrays,
-// B → base64.
-func plain(av types.AttributeValue, depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("nested deeper than %d levels", maxDepth)
-	}
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return v.Value, nil
-	case *types.AttributeValueMemberN:
-		return number(v.Value), nil
-	case *types.AttributeValueMemberBOOL:
-		return v.Value, nil
-	case *types.AttributeValueMemberNULL:
-		return nil, nil
-	case *types.AttributeValueMemberB:
-		return v.Value, nil // encoding/json writes []byte as base64
-	case *types.AttributeValueMemberM:
-		return plainMap(v.Value, depth)
-	case *types.AttributeValueMemberL:
-		out := make([]any, len(v.Value))
-		for i, e := range v.Value {
-			x, err := plain(e, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = x
-		}
-		return out, nil
-	case *types.AttributeValueMemberSS:
-		return v.Value, nil
-	case *types.AttributeValueMemberNS:
-		out := make([]any, len(v.Value))
-		for i, s := range v.Value {
-			out[i] = number(s)
-		}
-		return out, nil
-	case *types.AttributeValueMemberBS:
-		return v.Value, nil
-	case nil:
-		return nil, nil
-	}
-	return nil, fmt.Errorf("unsupported attribute type %T", av)
-}
-
-// number keeps the exact digits when they are a valid JSON number, else
-// the text as a string (never invalid JSON).
-func number(s string) any {
-	if json.Valid([]byte(s)) {
-		var f any
-		if json.Unmarshal([]byte(s), &f) == nil {
-			if _, ok := f.(float64); ok {
-				return json.Number(s)
-			}
-		}
-	}
-	return s
 }
 
 // csvCells are the cells as the list shows them: escaped like the screen
@@ -263,10 +188,24 @@ func formulaGuard(s string) string {
 	}
 	switch s[0] {
 	case '=', '+', '-', '@':
-		if _, ok := number(s).(json.Number); ok {
+		if isNumber(s) {
 			return s
 		}
 		return "'" + s
 	}
 	return s
+}
+
+// isNumber: s reads as a number (JSON's syntax, spaces around it allowed,
+// within float64's range), so a leading - or + is a sign, not a formula.
+func isNumber(s string) bool {
+	if !json.Valid([]byte(s)) {
+		return false
+	}
+	var f any
+	if json.Unmarshal([]byte(s), &f) != nil {
+		return false
+	}
+	_, ok := f.(float64)
+	return ok
 }

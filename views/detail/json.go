@@ -3,12 +3,11 @@ package detail
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"opsdeck/data"
 	"opsdeck/data/secret"
 	"opsdeck/views/inert"
 	"opsdeck/views/terminal"
@@ -38,7 +37,7 @@ func JSONMasked(item map[string]types.AttributeValue, mask Masker) (string, erro
 }
 
 func maskedJSON(item map[string]types.AttributeValue, mask Masker) (string, error) {
-	v, err := plainMap(item, nil, mask, 0)
+	v, err := plainer(mask).Item(item)
 	if err != nil {
 		return "", err
 	}
@@ -58,99 +57,35 @@ func Indented(v any) (string, error) {
 	return string(bytes.TrimRight(buf.Bytes(), "\n")), nil
 }
 
-// maxDepth bounds recursion: DynamoDB allows 32 levels, so anything deeper is
-// not from DynamoDB and is refused rather than risking the stack.
-const maxDepth = 64
-
-func plainMap(m map[string]types.AttributeValue, path []string, mask Masker, depth int) (map[string]any, error) {
-	out := make(map[string]any, len(m))
-	for k, av := range m {
-		v, err := plain(av, append(path[:len(path):len(path)], k), mask, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		out[k] = v
+// plainer is the one plain converter (data.Plainer) with the copy's
+// masking: a value under a secret name is the mask whatever its type
+// (carries), strings and binaries as the masker says. Without a masker it
+// is data.Plain: binaries as []byte, which encoding/json writes as the same
+// base64 as inert.Bytes.
+func plainer(mask Masker) data.Plainer {
+	if mask == nil {
+		return data.Plainer{}
 	}
-	return out, nil
-}
-
-func plain(av types.AttributeValue, path []string, mask Masker, depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("item nested deeper than %d levels at %q", maxDepth, pathString(path))
-	}
-	if mask != nil && mask.Whole(path) && carries(av) {
-		return secret.Mask, nil // a credential whatever its type
-	}
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		if mask != nil {
-			if masked, isSecret := mask.String(path, v.Value); isSecret {
-				return masked, nil
+	return data.Plainer{
+		Whole: func(path []string, av types.AttributeValue) (any, bool) {
+			if mask.Whole(path) && carries(av) {
+				return secret.Mask, true // a credential whatever its type
 			}
-		}
-		return v.Value, nil
-	case *types.AttributeValueMemberN:
-		return number(v.Value), nil
-	case *types.AttributeValueMemberBOOL:
-		return v.Value, nil
-	case *types.AttributeValueMemberNULL:
-		return nil, nil
-	case *types.AttributeValueMemberB:
-		if mask != nil && mask.Binary(path, v.Value) {
-			return secret.Mask, nil
-		}
-		return inert.Bytes(v.Value), nil
-	case *types.AttributeValueMemberM:
-		return plainMap(v.Value, path, mask, depth)
-	case *types.AttributeValueMemberL:
-		out := make([]any, len(v.Value))
-		for i, e := range v.Value {
-			x, err := plain(e, append(path[:len(path):len(path)], fmt.Sprintf("[%d]", i)), mask, depth+1)
-			if err != nil {
-				return nil, err
+			return nil, false
+		},
+		String: func(path []string, s string) any {
+			if masked, isSecret := mask.String(path, s); isSecret {
+				return masked
 			}
-			out[i] = x
-		}
-		return out, nil
-	case *types.AttributeValueMemberSS:
-		out := make([]string, len(v.Value))
-		for i, s := range v.Value {
-			out[i] = s
-			if mask != nil {
-				if masked, isSecret := mask.String(path, s); isSecret {
-					out[i] = masked
-				}
+			return s
+		},
+		Binary: func(path []string, b []byte) any {
+			if mask.Binary(path, b) {
+				return secret.Mask
 			}
-		}
-		return out, nil
-	case *types.AttributeValueMemberNS:
-		out := make([]any, len(v.Value))
-		for i, s := range v.Value {
-			out[i] = number(s)
-		}
-		return out, nil
-	case *types.AttributeValueMemberBS:
-		out := make([]string, len(v.Value))
-		for i, b := range v.Value {
-			out[i] = inert.Bytes(b)
-			if mask != nil && mask.Binary(path, b) {
-				out[i] = secret.Mask
-			}
-		}
-		return out, nil
-	case nil:
-		return nil, nil
+			return inert.Bytes(b)
+		},
 	}
-	return nil, fmt.Errorf("unsupported attribute type %T at %q", av, pathString(path))
-}
-
-// number keeps the exact digits when they are a valid JSON number.
-func number(s string) any {
-	if s != "" && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')) &&
-		strings.TrimSpace(s) == s && json.Valid([]byte(s)) {
-		return json.Number(s)
-	}
-	return s
 }
 
 // CopiedMsg reports a copy to the clipboard, for the status bar.

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"opsdeck/data"
 	"opsdeck/data/secret"
 	"opsdeck/views/inert"
 )
@@ -96,6 +96,11 @@ func problemNote(attr string, av types.AttributeValue, note string, o Options) s
 	return note
 }
 
+// maxDepth bounds recursion: DynamoDB allows 32 levels, so anything deeper is
+// not from DynamoDB and is shown as a note rather than risking the stack (the
+// JSON copy refuses it: data.Plainer has the same bound).
+const maxDepth = 64
+
 func walk(out []node, name string, av types.AttributeValue, path []string, depth int, o Options) []node {
 	if depth > maxDepth {
 		return append(out, node{depth: depth, name: name, value: "(nested too deep to show)", kind: kindNote})
@@ -105,7 +110,7 @@ func walk(out []node, name string, av types.AttributeValue, path []string, depth
 		// A credential whatever its type: a signing key stored as a list
 		// is shown as masked as one stored as a string.
 		if !o.Reveal {
-			return append(out, node{depth: depth, name: name, typ: typeOf(av), value: secret.Mask, secret: true})
+			return append(out, node{depth: depth, name: name, typ: data.TypeName(av), value: secret.Mask, secret: true})
 		}
 		o.Mask = revealAll{} // walk it as it is, every leaf marked secret
 	}
@@ -208,29 +213,6 @@ func carries(av types.AttributeValue) bool {
 	return true
 }
 
-// typeOf is the DynamoDB type name shown beside a value.
-func typeOf(av types.AttributeValue) string {
-	switch av.(type) {
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberM:
-		return "M"
-	case *types.AttributeValueMemberL:
-		return "L"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
-	}
-	return "?"
-}
-
 // revealAll marks every leaf of a revealed whole secret as secret (for its
 // styling) and masks nothing: the masker used below a secret name once the
 // operator pressed s.
@@ -245,15 +227,4 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
-}
-
-func pathString(path []string) string {
-	var b strings.Builder
-	for i, p := range path {
-		if i > 0 && !strings.HasPrefix(p, "[") {
-			b.WriteByte('.')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
 }
