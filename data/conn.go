@@ -57,6 +57,11 @@ type ConnOptions struct {
 	// (credproc.go): the helper never writes to the terminal itself. It
 	// runs on the goroutine that needed credentials.
 	OnCredentialProcess func(CredentialProcessOutput)
+	// MFA, when set, asks the operator for a role's one-time code (a
+	// profile with mfa_serial, rolechain.go): at the first call and
+	// whenever the role's credentials expire. Nil: such a role fails
+	// with an *MFAError saying no one could be asked.
+	MFA MFAPrompter
 }
 
 // Call is one finished API call (or credentials lookup), for
@@ -239,8 +244,13 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		// configure some to run the demo or the tests.
 		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("opsdeck", "local", "")))
 	}
+	// What runs for this connection outside a call (a helper, a prompt
+	// for an MFA code) ends with it (Close).
+	life, closeLife := context.WithCancel(context.Background())
+	opts = append(opts, sdkTokenProvider(life, profile, o.MFA))
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
+		closeLife()
 		if uerr := asUnknownProfile(err, profile); uerr != err {
 			return nil, uerr
 		}
@@ -251,10 +261,10 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		cfg.Region = "us-east-1"
 	}
 	if cfg.Region == "" {
+		closeLife()
 		return nil, fmt.Errorf("no AWS region: pass --region or set AWS_REGION")
 	}
-	life, closeLife := context.WithCancel(context.Background())
-	useOwnCredentialProcess(ctx, life, &cfg, profile, o.OnCredentialProcess, logger)
+	useOwnCredentials(ctx, life, &cfg, profile, o, logger)
 	ssoLoginHint(ctx, &cfg, profile)
 
 	// The HTTP client goes on the service clients, not on the shared config:
@@ -439,7 +449,7 @@ func firstNonEmpty(vals ...string) string {
 // gets the default credential chain.
 func newECS(ctx, life context.Context, cfg aws.Config, o ConnOptions, profile string, dummyCreds bool, endpoint string) (*ecs.Client, error) {
 	if dummyCreds && !IsLoopbackEndpoint(endpoint) {
-		opts := []func(*config.LoadOptions) error{config.WithRegion(cfg.Region), config.WithLogger(cfg.Logger)}
+		opts := []func(*config.LoadOptions) error{config.WithRegion(cfg.Region), config.WithLogger(cfg.Logger), sdkTokenProvider(life, profile, o.MFA)}
 		if profile != "" {
 			opts = append(opts, config.WithSharedConfigProfile(profile))
 		}
@@ -447,7 +457,7 @@ func newECS(ctx, life context.Context, cfg aws.Config, o ConnOptions, profile st
 		if err != nil {
 			return nil, fmt.Errorf("loading AWS configuration for ECS: %w", err)
 		}
-		useOwnCredentialProcess(ctx, life, &own, profile, o.OnCredentialProcess, cfg.Logger)
+		useOwnCredentials(ctx, life, &own, profile, o, cfg.Logger)
 		ssoLoginHint(ctx, &own, profile)
 		if o.OnCall != nil && own.Credentials != nil {
 			own.Credentials = &timedCredentials{inner: own.Credentials, onCall: o.OnCall}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials/processcreds"
 	"github.com/aws/smithy-go/logging"
 )
@@ -28,8 +27,8 @@ import (
 //   - the helper and its children are killed when the Conn is closed;
 //   - a failure names the profile, the program and its last stderr line.
 //
-// Only a profile whose own credentials come from credential_process is
-// covered. A role whose source_profile uses one is still run by the SDK.
+// A profile's own credential_process and a source profile's (a role
+// assumed from it, rolechain.go) are both run this way.
 
 // helperStderrMax bounds how much of a helper's stderr is kept.
 const helperStderrMax = 4 << 10
@@ -65,36 +64,6 @@ type helperRunKey struct{}
 // through the context (the SDK builds the command from the context it
 // is given).
 type helperRun struct{ stderr tailBuffer }
-
-// useOwnCredentialProcess replaces the SDK's process provider in cfg with
-// helperCredentials when the SDK picked credential_process for profile
-// ("" is the default profile). Any other credentials are left alone.
-func useOwnCredentialProcess(ctx, life context.Context, cfg *aws.Config, profile string, notify func(CredentialProcessOutput), log logging.Logger) {
-	if cfg.Credentials == nil || !aws.IsCredentialsProvider(cfg.Credentials, (*processcreds.Provider)(nil)) {
-		return
-	}
-	if profile == "" {
-		profile = "default"
-	}
-	// The files as LoadDefaultConfig found them: LoadSharedConfigProfile
-	// alone would use the defaults computed when the program started.
-	sc, err := config.LoadSharedConfigProfile(ctx, profile, sharedFiles)
-	if err == nil && sc.CredentialProcess == "" {
-		err = errors.New("no credential_process found in the profile")
-	}
-	if err != nil {
-		// Never fall back to the SDK's runner, which hands the helper
-		// our terminal.
-		msg := fmt.Sprintf("credential_process of profile %q: %s", Escape(profile), Escape(err.Error()))
-		cfg.Credentials = aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
-			return aws.Credentials{}, errors.New(msg)
-		})
-		return
-	}
-	h := &helperCredentials{profile: profile, command: sc.CredentialProcess, life: life, notify: notify, log: log}
-	h.inner = processcreds.NewProviderCommand(processcreds.NewCommandBuilderFunc(h.newCommand))
-	cfg.Credentials = aws.NewCredentialsCache(h)
-}
 
 // Retrieve runs the helper once. The cache above passes a context that
 // is never cancelled (one caller giving up must not fail the others), so

@@ -162,12 +162,19 @@ func describe(err error) string {
 	msg = oneLine(msg)
 
 	var sso *SSOLoginError
+	var mfa *MFAError
 	switch {
 	case errors.Is(err, ErrReadOnly):
 		return ErrReadOnly.Error()
 	case errors.As(err, &sso):
 		// The command first: on a narrow screen it is what must not be cut.
 		return fmt.Sprintf("run %s: the SSO sign-in of profile %s has expired or is missing", sso.Command(), sso.Profile)
+	case errors.As(err, &mfa):
+		// The way out first; the role is in :whoami and the debug log.
+		if errors.Is(mfa, ErrMFAGivenUp) {
+			return fmt.Sprintf("no MFA code given for profile %s: r asks for it again", mfa.Profile)
+		}
+		return fmt.Sprintf("no MFA code for profile %s: %s", mfa.Profile, oneLine(mfa.Err.Error()))
 	case IsTimeout(err):
 		var te *TimeoutError
 		errors.As(err, &te)
