@@ -214,7 +214,10 @@ func start(f flags) error {
 	// The places the console can be: the start env now, any other on
 	// :env, :profile or :region (where.go).
 	helpers := &helperNotes{}
-	pl := &places{cfg: cfg, f: f, startEnv: env, life: ctx, logw: logw, onCall: boot.call, helpers: helpers}
+	// A role with mfa_serial asks for its code in a dialog; an ask made
+	// before the program runs (the first page's) waits for Attach below.
+	mfa := &ui.MFAPrompts{}
+	pl := &places{cfg: cfg, f: f, startEnv: env, life: ctx, logw: logw, onCall: boot.call, helpers: helpers, mfa: mfa}
 	// However the session ends, every reader stops, and before the demo
 	// server does (below, after the program), so their last calls do not
 	// fail noisily; the exit never hangs on one.
@@ -377,6 +380,7 @@ func start(f flags) error {
 	p := tea.NewProgram(timedModel{Model: m, log: boot, procs: newProcs(boot.settled), screen: scr}, opts...)
 	quitSig.attach(p.Send)
 	helpers.attach(p.Send)
+	mfa.Attach(p.Send)
 	scr.Follow(ctx, os.Stdout, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	stopper.watch(ctx, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	if fullProfile != nil {

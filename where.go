@@ -12,6 +12,7 @@ import (
 	"opsdeck/config"
 	"opsdeck/data"
 	"opsdeck/data/stream"
+	"opsdeck/ui"
 	"opsdeck/ui/history"
 	"opsdeck/ui/session"
 )
@@ -47,6 +48,9 @@ type places struct {
 	// helpers hears every session's credential_process (helper_notes.go);
 	// nil hears none.
 	helpers *helperNotes
+	// mfa asks the operator for a role's one-time code in the console
+	// (ui/mfa.go); nil: such a role fails saying no one could be asked.
+	mfa *ui.MFAPrompts
 
 	mu   sync.Mutex
 	open []*session.Session
@@ -105,6 +109,9 @@ func (p *places) spec(t session.Target) (session.Spec, error) {
 	}
 	if p.helpers != nil {
 		o.OnCredentialProcess = p.helpers.heard
+	}
+	if p.mfa != nil {
+		o.MFA = p.mfa
 	}
 	if p.demoEndpoint != "" && own.EndpointURL == "" {
 		o.Endpoint, o.StreamsEndpoint = p.demoEndpoint, p.demoEndpoint

@@ -66,6 +66,9 @@ type Model struct {
 
 	dialog Dialog
 	help   help.Model
+	// mfa are the open asks for an MFA code (mfa.go), oldest first: the
+	// first is drawn over everything and owns the keyboard.
+	mfa []mfaAsk
 
 	endpoint, profile, env string
 	readOnly               bool
@@ -254,9 +257,14 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if cmd, ok := m.terminalKey(msg); ok {
 			return m, cmd
 		}
+		if len(m.mfa) > 0 {
+			return m.mfaKey(msg)
+		}
 		return m.key(msg)
 	case tea.PasteMsg:
 		switch {
+		case len(m.mfa) > 0:
+			return m.mfaPaste(msg)
 		case m.mode == modeCommand || m.mode == modeFilter:
 			return m.updateInput(msg)
 		case m.mode == modeDialog && m.dialog != nil:
@@ -269,6 +277,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onMessageExpired(msg)
 	case CredentialHelperMsg:
 		return m.onCredentialHelper(msg)
+	case mfaPromptMsg, mfaWithdrawnMsg, mfaAcceptedMsg:
+		return m.onMFA(msg)
 	case dialogTickMsg:
 		return m, nil // a dialog's pause ended: the redraw shows it
 	case detail.CopiedMsg:

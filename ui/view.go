@@ -53,6 +53,10 @@ func (m Model) render() string {
 	default:
 		body = m.panes[m.active].View()
 	}
+	if len(m.mfa) > 0 {
+		// Over whatever was open: the code is what everything waits for.
+		body = m.mfaView(body, w, ph)
+	}
 	lines = append(lines, m.fits.block(body, w, ph)...)
 	status, foot, free := "", "", false
 	if m.height >= 2 {
@@ -440,6 +444,9 @@ func cutLine(s string, w int) string {
 // error, what its load waits for, or the key hints.
 func (m Model) footer(w int) (string, bool) {
 	th := m.ctx.Theme
+	if len(m.mfa) > 0 {
+		return fitLine(th.Muted.Render(inert.Line("MFA code: type it · enter sends · esc gives up", w)), w), false
+	}
 	switch m.mode {
 	case modeCommand:
 		return fitLine(th.Key.Render(":")+m.input.View(max(w-1, 1), m.inputStyles()), w), false

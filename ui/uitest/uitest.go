@@ -226,6 +226,16 @@ func (d *Live[M]) Run(cmd tea.Cmd) {
 	}()
 }
 
+// Send delivers msg into the loop as Program.Send does, from any
+// goroutine: Until gives it to the model. It returns once the loop has
+// it, or ctx has ended.
+func (d *Live[M]) Send(msg tea.Msg) {
+	select {
+	case d.msgs <- msg:
+	case <-d.ctx.Done():
+	}
+}
+
 // Update gives msg to the model now and runs the command it returns.
 func (d *Live[M]) Update(msg tea.Msg) {
 	if d.Seen != nil {
