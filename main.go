@@ -330,6 +330,7 @@ func start(f flags) error {
 	m := ui.New(ui.Options{
 		Session:   sess,
 		Connector: pl,
+		MFA:       mfa,
 		ReadOnly:  f.readOnly,
 		Protected: cfg.Protected,
 		Actions: action.Options{

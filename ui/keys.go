@@ -45,6 +45,11 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if sm, ok := m.startSort(k); ok {
 		return sm, nil
 	}
+	if key.Matches(k, km.Reload) {
+		// r is the retry an MFA give-up offers: the pane's reload (below)
+		// may ask for the code again.
+		m.mfaPrompts.Retry()
+	}
 	switch {
 	case key.Matches(k, km.Cancel):
 		// ctrl+c cancels a running load; it never quits (q does), so a

@@ -11,6 +11,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -38,6 +39,11 @@ type MFAPrompts struct {
 	queue   []tea.Msg
 	sending bool
 	seq     uint64
+	// gaveUp are the roles (profile and ARN) the operator gave up on:
+	// their asks fail at once, without a dialog, until Retry. Otherwise
+	// the next background call (the stream reader, a poll) would open
+	// the dialog again the moment esc closed it.
+	gaveUp map[string]bool
 }
 
 var _ data.MFAPrompter = (*MFAPrompts)(nil)
@@ -111,18 +117,43 @@ func (p *MFAPrompts) flush() {
 // operator giving up (data.ErrMFAGivenUp) or ctx ending.
 func (p *MFAPrompts) Code(ctx context.Context, req data.MFARequest) (string, error) {
 	reply := make(chan mfaReply, 1)
+	role := req.Profile + "\x00" + req.RoleARN
 	p.mu.Lock()
+	if p.gaveUp[role] {
+		p.mu.Unlock()
+		return "", data.ErrMFAGivenUp
+	}
 	p.seq++
 	id := p.seq
 	p.mu.Unlock()
 	p.post(mfaPromptMsg{id: id, req: req, reply: reply})
 	select {
 	case r := <-reply:
+		if errors.Is(r.err, data.ErrMFAGivenUp) {
+			p.mu.Lock()
+			if p.gaveUp == nil {
+				p.gaveUp = map[string]bool{}
+			}
+			p.gaveUp[role] = true
+			p.mu.Unlock()
+		}
 		return r.code, r.err
 	case <-ctx.Done():
 		p.post(mfaWithdrawnMsg{id: id})
 		return "", ctx.Err()
 	}
+}
+
+// Retry lets the roles given up on ask again: the operator pressed r
+// (or switched env), which is the retry the give-up message offers.
+// Safe on nil.
+func (p *MFAPrompts) Retry() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gaveUp = nil
 }
 
 // Accepted tells the console STS took a code.
@@ -145,6 +176,10 @@ func (m Model) onMFA(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case mfaPromptMsg:
 		m.mfa = append(slices.Clone(m.mfa), mfaAsk{id: msg.id, req: msg.req, reply: msg.reply})
 		m.sortPending = false
+		if msg.req.Refused != "" {
+			// In place of "checking the code…": the dialog says why.
+			m.setFlash(fmt.Sprintf("STS refused the MFA code for profile %s", msg.req.Profile), true)
+		}
 	case mfaWithdrawnMsg:
 		m.mfa = slices.DeleteFunc(slices.Clone(m.mfa), func(a mfaAsk) bool { return a.id == msg.id })
 	case mfaAcceptedMsg:

@@ -80,6 +80,7 @@ func newMFARig(t *testing.T, lifetimes ...time.Duration) *mfaRig {
 	o.Timer = uitest.Timer
 	o.History, o.HistoryLines = hist, lines
 	o.DebugLog = r.debug
+	o.MFA = r.prompts
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	r.live = uitest.NewLive(ctx, New(o))
@@ -214,7 +215,9 @@ func TestMFADialogAtStartWrongThenRight(t *testing.T) {
 }
 
 // esc gives up: the console keeps running, the message line and the pane
-// say how to be asked again (r); r asks again and the right code loads.
+// say how to be asked again (r). Other reads meanwhile (another pane's
+// first page) fail at once without opening the dialog again; r asks again
+// and the right code loads.
 func TestMFAGiveUpThenRetry(t *testing.T) {
 	r := newMFARig(t)
 	r.waitAsk(t, "the MFA dialog")
@@ -229,6 +232,17 @@ func TestMFAGiveUpThenRetry(t *testing.T) {
 	screen := words(r.screen(t))
 	if !strings.Contains(screen, "no MFA code given for profile oncall: r asks for it again") {
 		t.Errorf("the screen does not say how to retry:\n%s", r.screen(t))
+	}
+	first := r.m().active
+	r.keys("2")
+	r.live.Until(t, 20*time.Second, "the Runs pane's error", func() bool {
+		return r.m().active != first && r.m().panes[r.m().active].Status().Err != ""
+	}, func() string { return r.screen(t) })
+	if len(r.m().mfa) != 0 {
+		t.Fatalf("the dialog opened again without r:\n%s", r.screen(t))
+	}
+	if got := r.m().panes[r.m().active].Status().Err; !strings.Contains(got, "no MFA code given for profile oncall") {
+		t.Errorf("the Runs pane says %q", got)
 	}
 	if n := len(r.sts.Calls()); n != 0 {
 		t.Errorf("STS called %d times", n)

@@ -69,6 +69,9 @@ type Model struct {
 	// mfa are the open asks for an MFA code (mfa.go), oldest first: the
 	// first is drawn over everything and owns the keyboard.
 	mfa []mfaAsk
+	// mfaPrompts is the bridge the asks come through (Options.MFA); r
+	// lets a role given up on ask again. Nil: none.
+	mfaPrompts *MFAPrompts
 
 	endpoint, profile, env string
 	readOnly               bool
@@ -167,7 +170,7 @@ func New(o Options) Model {
 		ctx.Seen = o.Session.Seen
 	}
 	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly, autoTheme: o.AutoTheme && !o.NoColor,
-		guard: &panicGuard{log: o.DebugLog}}
+		guard: &panicGuard{log: o.DebugLog}, mfaPrompts: o.MFA}
 	if o.Conn != nil {
 		m.endpoint = o.Conn.Target()
 		if m.profile == "" {

@@ -31,6 +31,11 @@ type Options struct {
 	// Connector opens the session of another env, profile or region
 	// (:env, :profile, :region); nil: the console cannot switch.
 	Connector session.Connector
+	// MFA is the bridge through which connections ask for a role's
+	// one-time code (main gives the same one to every connection's
+	// data.ConnOptions.MFA): r lets a role the operator gave up on ask
+	// again. Nil: r does not (the asks still show).
+	MFA *MFAPrompts
 
 	// History is the command history file (nil: the history lasts this
 	// session only); HistoryLines are its lines at start, oldest first;

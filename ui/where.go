@@ -143,6 +143,8 @@ func (m Model) switchWhere(name, what string, change func(*session.Target)) (tea
 	}
 	t := m.target()
 	change(&t)
+	// A new connection is a new start: a role given up on asks again.
+	m.mfaPrompts.Retry()
 	m.where.seq++
 	m.where.pending = what + " " + name
 	m.setPending("connecting to "+m.where.pending+"…", true)
