@@ -41,3 +41,20 @@ func TestHelperNotesReachTheConsole(t *testing.T) {
 		t.Fatalf("after attach: %+v", m)
 	}
 }
+
+// Every session the console opens asks the one MFAPrompts for a role's
+// code (the start env's and a switch's alike), so the dialog and r's
+// retry cover them all.
+func TestEverySessionAsksTheConsoleForMFACodes(t *testing.T) {
+	p := testPlacesFrom(t, flags{})
+	p.mfa = &ui.MFAPrompts{}
+	for _, env := range []string{"dev", "staging"} {
+		s, err := p.spec(session.Target{Env: env})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Conn.MFA != data.MFAPrompter(p.mfa) {
+			t.Errorf("%s: the session asks %v for MFA codes, not the console's prompts", env, s.Conn.MFA)
+		}
+	}
+}
