@@ -435,3 +435,42 @@ func freshToken(t *testing.T, cache, key string) {
 		t.Fatal(err)
 	}
 }
+
+// A role over a credential_source is the SDK's: it asks the same
+// prompter (so it loads rather than failing at Connect), signs AssumeRole
+// with the environment's keys, and makes one attempt: a refused code is
+// the call's error, and the next call asks again.
+func TestMFARoleOverCredentialSource(t *testing.T) {
+	roleFiles(t, `[profile envrole]
+role_arn = `+mfaRole+`
+credential_source = Environment
+mfa_serial = `+mfaDevice+`
+region = us-east-1
+`)
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIAFROMENV00001")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "env-secret")
+	st := ststest.Start(t)
+	st.Set(func(s *ststest.Server) { s.Serial, s.Code = mfaDevice, "123456" })
+	prompt := newFakePrompt()
+	conn, err := Connect(context.Background(), ConnOptions{Profile: "envrole", Endpoint: "http://127.0.0.1:9", MFA: prompt})
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	defer conn.Close()
+	done := listTables(conn)
+	a := prompt.next(t)
+	if a.req.Profile != "envrole" || a.req.RoleARN != mfaRole || a.req.Serial != mfaDevice {
+		t.Errorf("ask %+v", a.req)
+	}
+	a.answer <- promptAnswer{code: "000000"}
+	if err := wait(t, done); err == nil || !strings.Contains(err.Error(), "MultiFactorAuthentication failed") {
+		t.Errorf("a refused code: %v", err)
+	}
+	done = listTables(conn)
+	prompt.next(t).answer <- promptAnswer{code: "123456"}
+	wait(t, done) // nothing answers at the endpoint: only STS matters here
+	calls := st.Calls()
+	if len(calls) != 2 || calls[1].Code != "123456" || calls[1].SignedWith != "AKIAFROMENV00001" || calls[1].IssuedKey == "" {
+		t.Errorf("STS calls %+v", calls)
+	}
+}
