@@ -273,16 +273,18 @@ func (m Model) mfaView(body string, width, height int) string {
 	if a.req.Refused != "" {
 		lines = append(lines, wrapStyled(th.Error, "STS refused the last code: "+a.req.Refused+" Type the current one.", inner)...)
 	}
-	lines = append(lines, "")
-	dots := strings.Repeat("●", len(a.typed)) + strings.Repeat("·", mfaCodeLen-len(a.typed))
-	lines = append(lines, th.Key.Render("code ")+" "+dots)
-	if a.note != "" {
-		lines = append(lines, th.Error.Render(inert.Line(a.note, inner)))
-	}
 	if n := len(m.mfa) - 1; n > 0 {
 		lines = append(lines, th.Muted.Render(inert.Line(fmt.Sprintf("%d more code(s) asked for after this one", n), inner)))
 	}
-	foot := []string{th.Muted.Render(inert.Line("enter sends · esc gives up (r asks again)", inner))}
+	lines = append(lines, "")
+	// The code line is in the foot, which always shows: on a short
+	// screen the explanation scrolls, never what is being typed.
+	dots := strings.Repeat("●", len(a.typed)) + strings.Repeat("·", mfaCodeLen-len(a.typed))
+	foot := []string{th.Key.Render("code ") + " " + dots}
+	if a.note != "" {
+		foot = append(foot, th.Error.Render(inert.Line(a.note, inner)))
+	}
+	foot = append(foot, th.Muted.Render(inert.Line("enter sends · esc gives up (r asks again)", inner)))
 	scroll := 0
 	box := frameBox("MFA code", lines, foot, inner, height, &scroll, th)
 	return overlay(func() string { return body }, box, width, height, th)

@@ -351,3 +351,34 @@ func TestMFAPromptsQueueUntilAttached(t *testing.T) {
 		t.Fatalf("second message %+v, want the ask withdrawn", w)
 	}
 }
+
+// The dialog fits any screen: at 80×24 the whole question and the code
+// line show; smaller ones draw without panicking and keep the keys hint.
+func TestMFADialogSizes(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {40, 10}, {12, 5}, {1, 1}} {
+		m := offline(t, size[0], size[1])
+		nm, _ := m.Update(mfaPromptMsg{id: 1, req: data.MFARequest{Profile: "oncall", RoleARN: mfaRoleARN, Serial: mfaSerial, Refused: "MultiFactorAuthentication failed"}, reply: make(chan mfaReply, 1)})
+		nm, _ = nm.Update(keyMsg("4"))
+		rows := terminalRows(t, nm.(Model))
+		screen := strings.Join(rows, "\n")
+		if size == [2]int{80, 24} {
+			for _, want := range []string{"MFA code", "code  ●·····", "STS refused the last code"} {
+				if !strings.Contains(screen, want) {
+					t.Errorf("80×24 lacks %q:\n%s", want, screen)
+				}
+			}
+		}
+		if size[0] < 40 {
+			continue
+		}
+		codeLine := ""
+		for _, r := range rows {
+			if strings.Contains(r, "code  ") {
+				codeLine = r
+			}
+		}
+		if !strings.Contains(codeLine, "●·····") || strings.ContainsAny(codeLine, "0123456789") {
+			t.Errorf("%v: the code line %q, want one dot and no digit:\n%s", size, codeLine, screen)
+		}
+	}
+}
