@@ -91,32 +91,27 @@ type Record interface {
 	Issues() []Problem
 }
 
-// Decode decodes item as a record of the given table. Unknown table ids give
-// nil. It never panics.
+// Decode decodes item as a record of the given table: its descriptor's
+// typed record, or a Generic one for a table without (a described table).
+// Unknown table ids give nil. It never panics.
 func Decode(id TableID, item Item) Record {
-	switch id {
-	case TableSessions:
-		return DecodeSession(item)
-	case TableProjects:
-		return DecodeProject(item)
-	case TableAPIKeys:
-		return DecodeAPIKey(item)
-	case TableContexts:
-		return DecodeBrowserContext(item)
-	case TableGraphRuns:
-		return DecodeGraphRun(item)
-	case TableEvents:
-		return DecodeEvent(item)
-	case TableDelegations:
-		return DecodeDelegation(item)
-	case TableSubscriptions:
-		return DecodeSubscription(item)
-	case TableConsumers:
-		return DecodeConsumer(item)
-	case TableSandboxes:
-		return DecodeSandbox(item)
+	d, ok := Lookup(id)
+	switch {
+	case !ok:
+		return nil
+	case d.Decode != nil:
+		return d.Decode(item)
 	}
-	return nil
+	return DecodeGeneric(id, item)
+}
+
+// strAttr is a string attribute's value ("" when absent or of another
+// type): what the descriptors' jumps and rules read ids from.
+func strAttr(item Item, name string) string {
+	if v, ok := item[name].(*types.AttributeValueMemberS); ok {
+		return v.Value
+	}
+	return ""
 }
 
 // KeyOf extracts the primary key of a table from any item that carries it

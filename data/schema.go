@@ -1,6 +1,3 @@
-// Over 400 lines on purpose: the ten tables' declarations are one list, the single
-// description the demo and the queries read; split, it would be read in pieces.
-
 package data
 
 import (
@@ -9,27 +6,16 @@ import (
 	"strings"
 )
 
-// The schemas below are the single description of every table opsdeck knows.
-// The demo creates its tables from them and the queries read key and index
-// names from them, so the two cannot drift apart. They follow ../shared/seeds
-// exactly; where a seed is vague, docs/SCHEMAS.md records what we chose.
+// The schemas are the single description of every table opsdeck knows,
+// each declared with the rest of its table's descriptor in its service's
+// file (svc_*.go). The demo creates its tables from them and the queries
+// read key and index names from them, so the two cannot drift apart. They
+// follow ../shared/seeds exactly; where a seed is vague, docs/SCHEMAS.md
+// records what we chose.
 
 // TableID is the logical name of a table, stable across environments. It is
 // also the key used in the config file's `tables:` map.
 type TableID string
-
-const (
-	TableSessions      TableID = "sessions"
-	TableProjects      TableID = "projects"
-	TableAPIKeys       TableID = "api-keys"
-	TableContexts      TableID = "contexts"
-	TableGraphRuns     TableID = "graph-runs"
-	TableEvents        TableID = "events"
-	TableDelegations   TableID = "delegations"
-	TableSubscriptions TableID = "subscriptions"
-	TableConsumers     TableID = "consumers"
-	TableSandboxes     TableID = "sandboxes"
-)
 
 // AttrType is a DynamoDB scalar type usable in a key.
 type AttrType string
@@ -121,205 +107,22 @@ func sk(name string, t AttrType) *KeyAttr { return &KeyAttr{Name: name, Type: t}
 // flagged as unknown.
 const AttemptAttr = "opsdeck_attempt"
 
-// Index names, as the services created them. Queries name an index only
-// through these constants (and the scope constructors in scope_ctors.go),
-// so a renamed index breaks at one place.
-const (
-	IndexSessionsByProject       = "projectId-createdAt-index"
-	IndexSessionsByStatus        = "status-expiresAt-index"
-	IndexAPIKeysByProject        = "projectId-index"
-	IndexRunsByID                = "GSI1"
-	IndexEventsByType            = "EventTypeIndex"
-	IndexEventsByStatus          = "StatusIndex"
-	IndexDelegationsByAudience   = "audience"
-	IndexSubscriptionsByCustomer = "customer"
-	IndexSubscriptionsByProvider = "provider"
-	IndexConsumersByConsumer     = "consumer"
-	IndexConsumersByProvider     = "provider"
-	IndexSandboxesByStatus       = "StatusIndex"
-	IndexSandboxesByTrack        = "TrackIndex"
-	IndexSandboxesByIdempotency  = "IdempotencyIndex"
-)
-
-var schemas = []TableSchema{
-	{
-		ID:           TableSessions,
-		Service:      "Wallcrawler",
-		NameTemplate: "wallcrawler-sessions",
-		PK:           KeyAttr{"sessionId", TypeS},
-		Attrs: map[string]string{
-			"sessionId": "S", "status": "S", "internalStatus": "S", "projectId": "S",
-			"createdAt": "S", "updatedAt": "S", "startedAt": "S", "expiresAt": "N",
-			"keepAlive": "BOOL", "region": "S", "publicIP": "S", "ecsTaskArn": "S",
-			"connectUrl": "S", "signingKey": "S", "seleniumRemoteUrl": "S", "contextId": "S",
-			"contextPersist": "BOOL", "contextStorageKey": "S", "proxyBytes": "N",
-			"avgCpuUsage": "N", "memoryUsage": "N", "eventHistory": "L",
-			"lastEventTimestamp": "S", "retryCount": "N", "userMetadata": "M",
-			// Not in the seed's table, but written by Wallcrawler's release
-			// path (and opsdeck's release action) when a session ends.
-			"endedAt":   "S",
-			AttemptAttr: "S",
-		},
-		Indexes: []Index{
-			// The seed gives no projection for this index; ALL is what the
-			// service's list endpoint needs (it renders whole sessions).
-			{Name: IndexSessionsByProject, PK: KeyAttr{"projectId", TypeS}, SK: sk("createdAt", TypeS), Projection: Projection{Type: ProjectAll}},
-			{Name: IndexSessionsByStatus, PK: KeyAttr{"status", TypeS}, SK: sk("expiresAt", TypeN), Projection: Projection{Type: ProjectKeysOnly}},
-		},
-		Stream:  StreamNewAndOld,
-		TTLAttr: "expiresAt",
-	},
-	{
-		ID:           TableProjects,
-		Service:      "Wallcrawler",
-		NameTemplate: "wallcrawler-projects",
-		PK:           KeyAttr{"projectId", TypeS},
-		Attrs: map[string]string{
-			"projectId": "S", "name": "S", "ownerId": "S", "defaultTimeout": "N",
-			"concurrency": "N", "status": "S", "createdAt": "S", "updatedAt": "S", "billingTier": "S",
-			AttemptAttr: "S", // the kill switch writes it
-		},
-	},
-	{
-		ID:           TableAPIKeys,
-		Service:      "Wallcrawler",
-		NameTemplate: "wallcrawler-api-keys",
-		PK:           KeyAttr{"apiKeyHash", TypeS},
-		Attrs: map[string]string{
-			"apiKeyHash": "S", "keyId": "S", "projectId": "S", "projectIds": "L",
-			"name": "S", "status": "S", "createdAt": "S", "lastUsedAt": "S",
-			AttemptAttr: "S", // the kill switch writes it
-		},
-		Indexes: []Index{
-			{Name: IndexAPIKeysByProject, PK: KeyAttr{"projectId", TypeS}, Projection: Projection{Type: ProjectAll}},
-		},
-	},
-	{
-		ID:           TableContexts,
-		Service:      "Wallcrawler",
-		NameTemplate: "wallcrawler-contexts",
-		PK:           KeyAttr{"contextId", TypeS},
-		Attrs: map[string]string{
-			"contextId": "S", "projectId": "S", "storageKey": "S",
-			"createdAt": "S", "updatedAt": "S", "status": "S",
-		},
-	},
-	{
-		ID:           TableGraphRuns,
-		Service:      "AppLens",
-		NameTemplate: "applens-graph-metadata",
-		PK:           KeyAttr{"PK", TypeS},
-		SK:           sk("SK", TypeS),
-		Attrs: map[string]string{
-			"PK": "S", "SK": "S", "GSI1PK": "S", "GSI1SK": "S",
-			"runId": "S", "status": "S", "environment": "S", "createdAt": "S", "updatedAt": "S",
-			"graphS3Key": "S", "iacS3Key": "S", "analysisS3Key": "S",
-			"nodeCount": "N", "edgeCount": "N", "internetExposedCount": "N", "datastoreCount": "N",
-			"graphHash": "S", "iacCommitSha": "S", "terraformWorkspace": "S", "accountId": "S",
-			"region": "S", "failureReason": "S", AttemptAttr: "S",
-		},
-		Indexes: []Index{
-			{Name: IndexRunsByID, PK: KeyAttr{"GSI1PK", TypeS}, SK: sk("GSI1SK", TypeS), Projection: Projection{Type: ProjectAll}},
-		},
-	},
-	{
-		ID:           TableEvents,
-		Service:      "Zapier Triggers",
-		NameTemplate: "zapier-triggers-api-{env}-events",
-		PK:           KeyAttr{"user_id", TypeS},
-		SK:           sk("timestamp#event_id", TypeS),
-		Attrs: map[string]string{
-			"user_id": "S", "timestamp#event_id": "S", "event_id": "S", "event_type": "S",
-			"payload": "M", "status": "S", "timestamp": "S", "ttl": "N", "retry_count": "N",
-			"metadata": "M", "event_type#timestamp": "S", "status#timestamp": "S",
-			"last_retry_at": "S", AttemptAttr: "S",
-		},
-		Indexes: []Index{
-			{Name: IndexEventsByType, PK: KeyAttr{"user_id", TypeS}, SK: sk("event_type#timestamp", TypeS), Projection: Projection{Type: ProjectAll}},
-			{Name: IndexEventsByStatus, PK: KeyAttr{"user_id", TypeS}, SK: sk("status#timestamp", TypeS), Projection: Projection{Type: ProjectAll}},
-		},
-		Stream:  StreamNewImage,
-		TTLAttr: "ttl",
-	},
-	{
-		ID:           TableDelegations,
-		Service:      "w3infra",
-		NameTemplate: "delegation",
-		PK:           KeyAttr{"link", TypeS},
-		Attrs: map[string]string{
-			"cause": "S", "link": "S", "audience": "S", "issuer": "S",
-			"expiration": "N", "insertedAt": "S", "updatedAt": "S",
-		},
-		Indexes: []Index{
-			{Name: IndexDelegationsByAudience, PK: KeyAttr{"audience", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"link"}}},
-		},
-	},
-	{
-		ID:           TableSubscriptions,
-		Service:      "w3infra",
-		NameTemplate: "subscription",
-		PK:           KeyAttr{"subscription", TypeS},
-		SK:           sk("provider", TypeS),
-		Attrs: map[string]string{
-			"subscription": "S", "provider": "S", "cause": "S", "customer": "S",
-			"insertedAt": "S", "updatedAt": "S",
-		},
-		Indexes: []Index{
-			{Name: IndexSubscriptionsByCustomer, PK: KeyAttr{"customer", TypeS}, SK: sk("provider", TypeS), Projection: Projection{Type: ProjectInclude, NonKey: []string{"cause", "subscription"}}},
-			{Name: IndexSubscriptionsByProvider, PK: KeyAttr{"provider", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"customer"}}},
-		},
-	},
-	{
-		ID:           TableConsumers,
-		Service:      "w3infra",
-		NameTemplate: "consumer",
-		PK:           KeyAttr{"subscription", TypeS},
-		SK:           sk("provider", TypeS),
-		Attrs: map[string]string{
-			"subscription": "S", "provider": "S", "cause": "S", "consumer": "S",
-			"insertedAt": "S", "updatedAt": "S",
-		},
-		Indexes: []Index{
-			{Name: IndexConsumersByConsumer, PK: KeyAttr{"consumer", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"provider", "subscription"}}},
-			{Name: IndexConsumersByProvider, PK: KeyAttr{"provider", TypeS}, Projection: Projection{Type: ProjectInclude, NonKey: []string{"consumer"}}},
-		},
-	},
-	{
-		ID:           TableSandboxes,
-		Service:      "Sandbox Broker",
-		NameTemplate: "SandboxPool",
-		PK:           KeyAttr{"PK", TypeS},
-		SK:           sk("SK", TypeS),
-		Attrs: map[string]string{
-			"PK": "S", "SK": "S", "sandbox_id": "S", "name": "S", "external_id": "S",
-			"status": "S", "lab_duration_hours": "N", "deletion_retry_count": "N",
-			"allocated_at": "N", "created_at": "N", "updated_at": "N",
-			"allocated_to_track": "S", "idempotency_key": "S",
-			"deletion_requested_at": "N", "last_synced": "N", AttemptAttr: "S",
-		},
-		Indexes: []Index{
-			{Name: IndexSandboxesByStatus, PK: KeyAttr{"status", TypeS}, SK: sk("allocated_at", TypeN), Projection: Projection{Type: ProjectAll}},
-			{Name: IndexSandboxesByTrack, PK: KeyAttr{"allocated_to_track", TypeS}, SK: sk("allocated_at", TypeN), Projection: Projection{Type: ProjectAll}},
-			{Name: IndexSandboxesByIdempotency, PK: KeyAttr{"idempotency_key", TypeS}, SK: sk("allocated_at", TypeN), Projection: Projection{Type: ProjectAll}},
-		},
-	},
-}
-
-// Schemas returns every table description, in a stable order.
+// Schemas returns every declared table's description, in the
+// descriptors' order.
 func Schemas() []TableSchema {
-	out := make([]TableSchema, len(schemas))
-	copy(out, schemas)
+	r := snapshot()
+	out := make([]TableSchema, len(r.declared))
+	for i, d := range r.declared {
+		out[i] = d.Schema
+	}
 	return out
 }
 
-// Schema returns the description of one table.
+// Schema returns the description of one table: declared, or built from
+// DescribeTable.
 func Schema(id TableID) (TableSchema, bool) {
-	for _, s := range schemas {
-		if s.ID == id {
-			return s, true
-		}
-	}
-	return TableSchema{}, false
+	d, ok := Lookup(id)
+	return d.Schema, ok
 }
 
 // MustSchema is Schema for ids that are compile-time constants of this package.
@@ -333,8 +136,8 @@ func MustSchema(id TableID) TableSchema {
 
 // TableIDs lists every known logical table id, sorted.
 func TableIDs() []TableID {
-	ids := make([]TableID, 0, len(schemas))
-	for _, s := range schemas {
+	ids := make([]TableID, 0, len(snapshot().declared))
+	for _, s := range Schemas() {
 		ids = append(ids, s.ID)
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
@@ -355,7 +158,7 @@ func ResolveTables(env string, overrides map[string]string) (Tables, error) {
 		env = "dev"
 	}
 	t := Tables{Env: env, names: map[TableID]string{}}
-	for _, s := range schemas {
+	for _, s := range Schemas() {
 		t.names[s.ID] = strings.ReplaceAll(s.NameTemplate, "{env}", env)
 	}
 	for k, v := range overrides {

@@ -2,10 +2,7 @@ package data
 
 import (
 	"strconv"
-	"strings"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Trouble is what the lists mark in a row: the same conditions the
@@ -38,58 +35,26 @@ type TroubleCheck struct {
 	o     Trouble
 	table TableID
 	now   time.Time
-	// expiring: the sessions' scope, built once.
-	expiring    Scope
-	expiringWhy string
-	past        Metric
+	// of is the table's rule (its descriptor's Trouble) at now; nil for a
+	// table without one.
+	of func(Item) (string, bool)
 }
 
 // At is the check of table's items at now.
 func (o Trouble) At(table TableID, now time.Time) TroubleCheck {
 	c := TroubleCheck{o: o.withDefaults(), table: table, now: now}
-	switch table {
-	case TableSessions:
-		c.expiring = SessionsExpiring(now, c.o.ExpiringWithin)
-		c.expiringWhy = "expires within " + shortDuration(c.o.ExpiringWithin)
-	case TableSandboxes:
-		c.past = SandboxesPastWindow(now)
+	if d, ok := Lookup(table); ok && d.Trouble != nil {
+		c.of = d.Trouble(c.o, now)
 	}
 	return c
 }
 
 // Of says whether item is in trouble, and why (see Trouble.Of).
 func (c TroubleCheck) Of(item Item) (why string, ok bool) {
-	switch c.table {
-	case TableSessions:
-		if c.expiring.Matches(item) {
-			return c.expiringWhy, true
-		}
-	case TableGraphRuns:
-		// The scopes name the run's user: built per item.
-		pk, _ := item["PK"].(*types.AttributeValueMemberS)
-		if pk == nil {
-			return "", false
-		}
-		user, isUser := strings.CutPrefix(pk.Value, graphUserPrefix)
-		if !isUser {
-			return "", false
-		}
-		for _, st := range []string{RunProcessing, RunUploaded} {
-			if RunsStale(user, st, c.now, c.o.StaleRun).Matches(item) {
-				return st + ", not updated for " + shortDuration(c.o.StaleRun), true
-			}
-		}
-	case TableEvents:
-		u, _ := item["user_id"].(*types.AttributeValueMemberS)
-		if u != nil && EventsExhausted(u.Value, c.o.RetryMax).Matches(item) {
-			return "retries exhausted (≥ " + itoaInt(c.o.RetryMax) + ")", true
-		}
-	case TableSandboxes:
-		if c.past.In(item) {
-			return "past its allocation window", true
-		}
+	if c.of == nil {
+		return "", false
 	}
-	return "", false
+	return c.of(item)
 }
 
 // Same reports whether c is the check of table at now under rules o.
