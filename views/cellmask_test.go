@@ -16,8 +16,8 @@ import (
 // shows no token in any cell, while the unmasked builder would.
 func TestListCellsAreMaskedInEveryPane(t *testing.T) {
 	th := themes.Dark()
-	tables := make([]string, 0, len(presenters))
-	for _, pr := range presenters {
+	tables := make([]string, 0, len(allPresenters()))
+	for _, pr := range allPresenters() {
 		tables = append(tables, string(pr.table))
 	}
 	sort.Strings(tables)

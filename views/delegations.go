@@ -284,3 +284,8 @@ func delegationsPane() PaneSpec {
 		},
 	}
 }
+
+func init() {
+	registerPresenter(delegationsPresenter, subscriptionsPresenter, consumersPresenter)
+	registerPane(40, delegationsPane)
+}

@@ -148,3 +148,8 @@ func inboxPane() PaneSpec {
 		}},
 	}
 }
+
+func init() {
+	registerPresenter(eventsPresenter)
+	registerPane(30, inboxPane)
+}

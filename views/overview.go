@@ -472,3 +472,7 @@ func (p *Overview) Cancel() bool {
 }
 
 func (p *Overview) SetSize(w, h int) { p.width, p.height = w, h }
+
+func init() {
+	registerPane(1000, overviewPane)
+}

@@ -2,6 +2,8 @@ package views
 
 import (
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"opsdeck/data"
@@ -40,23 +42,59 @@ type presenter struct {
 // read a load-all page, with those of the page's request (prerender).
 type rowFunc func(rec data.Record, now time.Time, th themes.Theme) vtable.Row
 
-// presenters lists every table's presentation. A table added to the
-// schemas gets one here (a test holds every schema to it).
-var presenters = []presenter{
-	sessionsPresenter, projectsPresenter, apiKeysPresenter, contextsPresenter,
-	runsPresenter,
-	eventsPresenter,
-	delegationsPresenter, subscriptionsPresenter, consumersPresenter,
-	sandboxesPresenter,
+// presenters are the tables' presentations, each registered by the file
+// that declares it (registerPresenter, in init): adding a table's
+// presenter edits no list. A snapshot replaced whole, so the goroutines
+// that build rows read it without a lock.
+var presenters atomic.Pointer[[]presenter]
+
+// registerPresenter adds (or replaces) table presentations; it returns
+// the way to take them back (a test's own table).
+func registerPresenter(ps ...presenter) (unregister func()) {
+	edit := func(f func([]presenter) []presenter) {
+		presentersMu.Lock()
+		defer presentersMu.Unlock()
+		var cur []presenter
+		if old := presenters.Load(); old != nil {
+			cur = slices.Clone(*old)
+		}
+		cur = f(cur)
+		presenters.Store(&cur)
+	}
+	tables := make([]data.TableID, len(ps))
+	for i, p := range ps {
+		tables[i] = p.table
+	}
+	drop := func(cur []presenter) []presenter {
+		return slices.DeleteFunc(cur, func(p presenter) bool { return slices.Contains(tables, p.table) })
+	}
+	edit(func(cur []presenter) []presenter { return append(drop(cur), ps...) })
+	return func() { edit(drop) }
 }
 
-// presenterOf is the presentation of table t.
-func presenterOf(t data.TableID) (presenter, bool) {
-	i := slices.IndexFunc(presenters, func(p presenter) bool { return p.table == t })
-	if i < 0 {
-		return presenter{}, false
+var presentersMu sync.Mutex
+
+// allPresenters are the registered presentations.
+func allPresenters() []presenter {
+	if p := presenters.Load(); p != nil {
+		return *p
 	}
-	return presenters[i], true
+	return nil
+}
+
+// presenterOf is the presentation of table t: the one registered for it,
+// else the generic one its descriptor gives (present_generic.go).
+func presenterOf(t data.TableID) (presenter, bool) {
+	all := allPresenters()
+	i := slices.IndexFunc(all, func(p presenter) bool { return p.table == t })
+	if i >= 0 {
+		p := all[i]
+		if p.pane == "" {
+			p.pane = declaredPane(t)
+		}
+		return p, true
+	}
+	return genericPresenter(t)
 }
 
 // mustPresenter is presenterOf for the tables this package names itself.
@@ -79,7 +117,7 @@ func Summary(t data.TableID) []string {
 // PaneOf is the pane that lists table t (where a scan of it is shown).
 func PaneOf(t data.TableID) (PaneID, bool) {
 	p, ok := presenterOf(t)
-	return p.pane, ok
+	return p.pane, ok && p.pane != ""
 }
 
 // shape fits the list's columns to scope s: the columns whose value s

@@ -1,6 +1,9 @@
 package views
 
 import (
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -24,29 +27,77 @@ type PaneSpec struct {
 	Commands []CommandSpec
 }
 
-// registry is filled in init: the specs' constructors reach PaneID.Name,
-// which reads it, and a package-level initialiser would be a cycle.
-var registry []PaneSpec
-
-func init() {
-	registry = []PaneSpec{
-		sessionsPane(),
-		runsPane(),
-		inboxPane(),
-		delegationsPane(),
-		sandboxesPane(),
-		streamPane(),
-		overviewPane(),
-	}
+// registered are the panes' files' own registrations (registerPane, in
+// their init), each with its place in the tab order: sessions 10, runs 20,
+// inbox 30, delegations 40, sandboxes 50; the panes tables' descriptors
+// declare (declared.go) follow at declaredOrder; Stream 900, Overview 1000.
+var registered []struct {
+	order int
+	spec  func() PaneSpec
 }
 
-// Registry lists every pane in tab order. Adding a pane is a file (or
-// folder) in views and one entry here.
-func Registry() []PaneSpec { return registry }
+// registerPane adds a pane at order in the tab bar. spec is called when
+// the registry is built, not in init: the specs' constructors may reach
+// PaneID.Name, which reads the registry.
+func registerPane(order int, spec func() PaneSpec) {
+	registered = append(registered, struct {
+		order int
+		spec  func() PaneSpec
+	}{order, spec})
+}
+
+// declaredOrder places the declared panes: after the modeled ones, before
+// the Stream pane, in their descriptors' order.
+const declaredOrder = 100
+
+// built is the registry as last built, for the data registry's generation
+// it was built from: a descriptor registered later (a test's table)
+// builds it again.
+type built struct {
+	gen   uint64
+	specs []PaneSpec
+}
+
+var (
+	builtReg atomic.Pointer[built]
+	buildMu  sync.Mutex
+)
+
+// Registry lists every pane in tab order: the pane files' registrations
+// and a pane for each table whose descriptor declares one. Adding a pane
+// is a file (or folder) in views registering itself, or a data.PaneDecl.
+func Registry() []PaneSpec {
+	gen := data.RegistryGeneration()
+	if b := builtReg.Load(); b != nil && b.gen == gen {
+		return b.specs
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	type entry struct {
+		order int
+		spec  PaneSpec
+	}
+	var all []entry
+	for _, r := range registered {
+		all = append(all, entry{r.order, r.spec()})
+	}
+	for _, d := range data.Descriptors() {
+		if d.Pane != nil {
+			all = append(all, entry{declaredOrder + d.Order, declaredSpec(d)})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b entry) int { return a.order - b.order })
+	specs := make([]PaneSpec, len(all))
+	for i, e := range all {
+		specs[i] = e.spec
+	}
+	builtReg.Store(&built{gen: gen, specs: specs})
+	return specs
+}
 
 // Spec is the registry entry of pane id.
 func Spec(id PaneID) (PaneSpec, bool) {
-	for _, s := range registry {
+	for _, s := range Registry() {
 		if s.ID == id {
 			return s, true
 		}

@@ -43,7 +43,7 @@ func TestRegistryIsConsistent(t *testing.T) {
 		}
 	}
 	// Every table's presenter names a pane of the registry.
-	for _, p := range presenters {
+	for _, p := range allPresenters() {
 		if !ids[p.pane] {
 			t.Fatalf("table %s is shown by pane %q, which is not registered", p.table, p.pane)
 		}

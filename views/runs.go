@@ -143,3 +143,8 @@ func runsPane() PaneSpec {
 		},
 	}
 }
+
+func init() {
+	registerPresenter(runsPresenter)
+	registerPane(20, runsPane)
+}

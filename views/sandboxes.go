@@ -161,3 +161,8 @@ func sandboxesPane() PaneSpec {
 		}},
 	}
 }
+
+func init() {
+	registerPresenter(sandboxesPresenter)
+	registerPane(50, sandboxesPane)
+}

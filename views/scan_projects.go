@@ -48,3 +48,7 @@ func projectRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		timeCell(p.CreatedAt, now),
 	}}
 }
+
+func init() {
+	registerPresenter(projectsPresenter)
+}

@@ -13,23 +13,24 @@ import (
 
 // IDKind is what a seen value is, as the commands take it. A command's
 // argument or option declares its kind (CommandSpec.Seen, OptSpec.Seen)
-// and completion offers the values of that kind seen so far.
-type IDKind uint8
+// and completion offers the values of that kind seen so far. The kinds are
+// the tables' descriptors' (data.IDAttr); these names are the ones this
+// package's panes take.
+type IDKind = data.IDKind
 
 const (
-	SeenNone      IDKind = iota // not completed from what was seen
-	KindSession                 // :session <sessionId>
-	KindProject                 // :sessions <projectId>
-	KindRunUser                 // :runs <userId>
-	KindRun                     // :run <runId>
-	KindInboxUser               // :inbox <userId>
-	KindEventType               // :inbox <userId> type=<prefix>
-	KindAudience                // :delegations <audience>
-	KindCustomer                // :subscriptions <customer>
-	KindConsumer                // :consumers <consumer>
-	KindSandbox                 // :sandboxes key=<idempotency key>
-	KindTrack                   // :sandboxes track=<track>
-	numKinds
+	SeenNone      IDKind = ""
+	KindSession          = data.KindSession
+	KindProject          = data.KindProject
+	KindRunUser          = data.KindRunUser
+	KindRun              = data.KindRun
+	KindInboxUser        = data.KindInboxUser
+	KindEventType        = data.KindEventType
+	KindAudience         = data.KindAudience
+	KindCustomer         = data.KindCustomer
+	KindConsumer         = data.KindConsumer
+	KindSandbox          = data.KindSandbox
+	KindTrack            = data.KindTrack
 )
 
 // SeenPerKind bounds what is kept of each kind: the most recently seen.
@@ -45,7 +46,7 @@ const maxItemsPerCall = 2000
 // the goroutines that read.
 type Seen struct {
 	mu    sync.Mutex
-	kinds [numKinds]recent
+	kinds map[IDKind]*recent
 }
 
 // recent is one kind's values, oldest first, without repeats.
@@ -56,38 +57,6 @@ type recent struct {
 
 // NewSeen returns an empty index.
 func NewSeen() *Seen { return &Seen{} }
-
-// seenAttr is one attribute whose string value is an id of a kind.
-type seenAttr struct {
-	kind IDKind
-	attr string
-	// value turns the stored value into the id as commands take it (nil:
-	// as stored).
-	trim func(string) string
-}
-
-func (a seenAttr) value(v string) string {
-	if a.trim == nil {
-		return v
-	}
-	return a.trim(v)
-}
-
-// seenAttrs are the attributes of each table that hold ids a command
-// takes. They are read straight from the items (a map lookup, no decode):
-// every page of a load-all passes here, on the reading goroutine.
-var seenAttrs = map[data.TableID][]seenAttr{
-	data.TableSessions:      {{kind: KindSession, attr: "sessionId"}, {kind: KindProject, attr: "projectId"}},
-	data.TableProjects:      {{kind: KindProject, attr: "projectId"}},
-	data.TableAPIKeys:       {{kind: KindProject, attr: "projectId"}},
-	data.TableContexts:      {{kind: KindProject, attr: "projectId"}},
-	data.TableGraphRuns:     {{kind: KindRunUser, attr: "PK", trim: data.GraphRunUser}, {kind: KindRun, attr: "runId"}},
-	data.TableEvents:        {{kind: KindInboxUser, attr: "user_id"}, {kind: KindEventType, attr: "event_type"}},
-	data.TableDelegations:   {{kind: KindAudience, attr: "audience"}},
-	data.TableSubscriptions: {{kind: KindCustomer, attr: "customer"}},
-	data.TableConsumers:     {{kind: KindConsumer, attr: "consumer"}},
-	data.TableSandboxes:     {{kind: KindSandbox, attr: "idempotency_key"}, {kind: KindTrack, attr: "allocated_to_track"}},
-}
 
 // Items notes the ids in items of table t (a data.Store OnItems hook).
 func (s *Seen) Items(t data.TableID, items []data.Item) {
@@ -105,27 +74,34 @@ func (s *Seen) Items(t data.TableID, items []data.Item) {
 		v string
 	}
 	var found []kv
-	var taken [numKinds]map[string]bool
-	attrs := seenAttrs[t]
+	d, _ := data.Lookup(t)
+	attrs := d.IDs
+	if len(attrs) == 0 {
+		return
+	}
+	taken := make(map[IDKind]map[string]bool, len(attrs))
 	for i := len(items) - 1; i >= 0; i-- {
 		for _, a := range attrs {
-			if len(taken[a.kind]) >= SeenPerKind {
+			if len(taken[a.Kind]) >= SeenPerKind {
 				continue // this kind is full for this call: no lookup
 			}
-			v, ok := items[i][a.attr].(*types.AttributeValueMemberS)
+			v, ok := items[i][a.Attr].(*types.AttributeValueMemberS)
 			if !ok {
 				continue // absent or of the wrong type: not an id to offer
 			}
-			val := a.value(v.Value)
-			if taken[a.kind] == nil {
-				taken[a.kind] = map[string]bool{}
+			val := v.Value
+			if a.Trim != nil {
+				val = a.Trim(val)
 			}
-			if taken[a.kind][val] {
+			if taken[a.Kind] == nil {
+				taken[a.Kind] = map[string]bool{}
+			}
+			if taken[a.Kind][val] {
 				continue
 			}
-			taken[a.kind][val] = true
+			taken[a.Kind][val] = true
 			if Completable(val) {
-				found = append(found, kv{a.kind, val})
+				found = append(found, kv{a.Kind, val})
 			}
 		}
 	}
@@ -135,30 +111,47 @@ func (s *Seen) Items(t data.TableID, items []data.Item) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := len(found) - 1; i >= 0; i-- { // oldest first
-		s.kinds[found[i].k].add(found[i].v)
+		s.kind(found[i].k).add(found[i].v)
 	}
 }
 
 // Add notes one value of kind k (a command's argument the operator typed
 // and that found rows, say).
 func (s *Seen) Add(k IDKind, v string) {
-	if s == nil || k == SeenNone || k >= numKinds || !Completable(v) {
+	if s == nil || k == SeenNone || !Completable(v) {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.kinds[k].add(v)
+	s.kind(k).add(v)
+}
+
+// kind is k's values, made on first use. s.mu is held.
+func (s *Seen) kind(k IDKind) *recent {
+	r := s.kinds[k]
+	if r == nil {
+		if s.kinds == nil {
+			s.kinds = map[IDKind]*recent{}
+		}
+		r = &recent{}
+		s.kinds[k] = r
+	}
+	return r
 }
 
 // Values are the values of kind k that start with prefix (case ignored),
 // newest first, at most limit (0: all).
 func (s *Seen) Values(k IDKind, prefix string, limit int) []string {
-	if s == nil || k == SeenNone || k >= numKinds {
+	if s == nil || k == SeenNone {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.kinds[k].vals
+	rk := s.kinds[k]
+	if rk == nil {
+		return nil
+	}
+	r := rk.vals
 	r = r[max(len(r)-SeenPerKind, 0):]
 	var out []string
 	p := strings.ToLower(prefix)

@@ -48,7 +48,7 @@ func TestSeenCollectsIdsByKind(t *testing.T) {
 		{KindConsumer, "did:key:cons"},
 	} {
 		if got := strings.Join(s.Values(tc.k, "", 0), ","); got != tc.want {
-			t.Errorf("kind %d: %q, want %q", tc.k, got, tc.want)
+			t.Errorf("kind %q: %q, want %q", tc.k, got, tc.want)
 		}
 	}
 	if got := s.Values(KindSession, "SESS-1", 0); len(got) != 1 || got[0] != "sess-1" {
@@ -107,11 +107,11 @@ func TestSeenIsBounded(t *testing.T) {
 // Every attribute the index reads is one the table's schema documents, so
 // a renamed attribute cannot silently empty completion.
 func TestSeenAttributesAreInTheSchema(t *testing.T) {
-	for table, attrs := range seenAttrs {
-		s := data.MustSchema(table)
-		for _, a := range attrs {
-			if _, ok := s.Attrs[a.attr]; !ok && s.PK.Name != a.attr {
-				t.Errorf("%s: %q is not in the schema", table, a.attr)
+	for _, d := range data.Descriptors() {
+		s := d.Schema
+		for _, a := range d.IDs {
+			if _, ok := s.Attrs[a.Attr]; !ok && s.PK.Name != a.Attr {
+				t.Errorf("%s: %q is not in the schema", s.ID, a.Attr)
 			}
 		}
 	}

@@ -290,3 +290,7 @@ func sessionsPane() PaneSpec {
 		},
 	}
 }
+
+func init() {
+	registerPane(10, sessionsPane)
+}

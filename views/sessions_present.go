@@ -132,3 +132,7 @@ func contextRow(r data.Record, now time.Time, th themes.Theme) vtable.Row {
 		timeCell(c.UpdatedAt, now),
 	}}
 }
+
+func init() {
+	registerPresenter(sessionsPresenter, apiKeysPresenter, contextsPresenter)
+}

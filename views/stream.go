@@ -149,3 +149,7 @@ func (s *Stream) SortBy(string, bool) error {
 func (s *Stream) ExportRows() (ExportSet, error) {
 	return ExportSet{}, errors.New("export works in the table panes; the Stream pane's c copies a record")
 }
+
+func init() {
+	registerPane(900, streamPane)
+}
