@@ -133,12 +133,9 @@ func buildWorld(now time.Time, r *rand.Rand) *world {
 			States: map[data.TableID]map[string]int{},
 		},
 	}
-	seedWallcrawler(g, w)
-	seedGraphRuns(g, w)
-	seedEvents(g, w)
-	seedW3infra(g, w)
-	seedSandboxes(g, w)
-	seedHostile(g, w)
+	for _, sd := range registeredSeeds() {
+		sd.fn(g, w)
+	}
 	for _, l := range [][]string{w.report.Projects, w.report.GraphUsers, w.report.EventUsers,
 		w.report.Audiences, w.report.Customers, w.report.Consumers, w.report.Providers, w.report.Tracks} {
 		sort.Strings(l)

@@ -129,3 +129,5 @@ func completeRun(g *gen, it Item, user, runID, env string) {
 	it["datastoreCount"] = avN(int64(g.between(0, max(1, nodes/10))))
 	it["graphHash"] = avS("sha256:" + g.hex(64))
 }
+
+func init() { registerSeed(20, seedGraphRuns) }

@@ -214,3 +214,5 @@ func lower(s string) string {
 	}
 	return string(b)
 }
+
+func init() { registerSeed(30, seedEvents) }

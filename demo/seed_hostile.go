@@ -470,3 +470,5 @@ func bytesOf(b []byte, n int) []byte {
 	}
 	return out
 }
+
+func init() { registerSeed(1000, seedHostile) }

@@ -179,3 +179,5 @@ func lowerAlpha(g *gen, n int) string {
 	}
 	return string(b)
 }
+
+func init() { registerSeed(50, seedSandboxes) }

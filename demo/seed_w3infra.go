@@ -129,3 +129,5 @@ func provision(g *gen, w *world, customer, space, provider string) {
 		"updatedAt":    avS(at),
 	})
 }
+
+func init() { registerSeed(40, seedW3infra) }

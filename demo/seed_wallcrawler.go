@@ -479,3 +479,5 @@ func sessionEvent(g *gen, id, project, region, task, status string, at time.Time
 		"correlationId": avS(g.uuid()),
 	})
 }
+
+func init() { registerSeed(10, seedWallcrawler) }
