@@ -35,9 +35,21 @@ type Presenter struct {
 // table). The pane showing the table is the one its descriptor declares.
 func RegisterPresenter(p Presenter) (unregister func()) {
 	return registerPresenter(presenter{
-		table: p.Table, kind: p.Kind, columns: p.Columns, row: p.Row,
+		table: p.Table, kind: p.Kind, columns: p.Columns, row: troubleTagged(p.Row),
 		order: p.Order, hides: p.Hides, summary: p.Summary,
 	})
+}
+
+// troubleTagged marks "!" the rows row builds without a tag of their own
+// whose item the table's trouble rule (its descriptor's) holds in trouble.
+func troubleTagged(row rowFunc) rowFunc {
+	return func(rec data.Record, now time.Time, th themes.Theme) vtable.Row {
+		r := row(rec, now, th)
+		if r.Tag == "" && troubleOf(rec, now) {
+			r.Tag = "!"
+		}
+		return r
+	}
 }
 
 // genericMaxColumns bounds the generic presenter's columns: the keys and
@@ -89,14 +101,14 @@ func genericPresenter(t data.TableID) (presenter, bool) {
 			}
 			return cols
 		},
-		row: func(rec data.Record, now time.Time, _ themes.Theme) vtable.Row {
+		row: troubleTagged(func(rec data.Record, now time.Time, _ themes.Theme) vtable.Row {
 			it := rec.Item()
 			cells := make([]vtable.Cell, len(attrs))
 			for i, a := range attrs {
 				cells[i] = genericCell(it, a, epoch[a], now)
 			}
 			return vtable.Row{Cells: cells}
-		},
+		}),
 		order: order,
 	}, true
 }
