@@ -224,26 +224,3 @@ func keyText(v types.AttributeValue) string {
 	}
 	return ""
 }
-
-// PartitionScope is a Query of table t (or its index, when not "") by one
-// partition key value, labelled with the key's name: the scope a declared
-// pane lists by.
-func PartitionScope(t TableID, index, pk string) Scope {
-	var s Scope
-	if index == "" {
-		s = baseScope(t, pk, "")
-	} else {
-		s = indexScope(t, index, pk, "")
-	}
-	return labelled(s, s.PKAttr+" "+pk)
-}
-
-// KeyScope is one item of table t by its whole primary key (GetItem).
-func KeyScope(t TableID, pk, sk string) Scope {
-	s := getScope(t, pk, sk)
-	label := pk
-	if sk != "" {
-		label += " · " + sk
-	}
-	return labelled(s, "item "+label)
-}

@@ -16,7 +16,7 @@ import (
 // whether a stream record's new image belongs in the pane, is derived from
 // the same fields: query and tail agree by construction, not by care.
 //
-// Build scopes with the constructors (scope_ctors.go): they take index and
+// Build scopes with the constructors (svc_*.go, scope_ctors.go): they take index and
 // key names from the schema. Scope is comparable with ==, so a pane can tell
 // whether its scope changed; hence fixed-size arrays, no slices.
 type Scope struct {

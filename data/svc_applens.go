@@ -69,3 +69,31 @@ func init() {
 		},
 	})
 }
+
+// The access patterns: one scope constructor per query the console
+// reads the service's tables by (and the Overview's counts).
+
+// RunsByUser: a user's graph runs, newest first: PK = "USER#<id>", SK
+// begins_with "RUN#" (the partition also holds non-run items).
+func RunsByUser(userID string) Scope {
+	s := baseScope(TableGraphRuns, graphUserPrefix+userID, graphRunPrefix)
+	s.NewestFirst = true
+	return labelled(s, "user "+userID)
+}
+
+// RunByID: a run by its runId (GSI1, GSI1PK = "RUN#<id>"). Should two
+// users have a run with the same id, both are listed.
+func RunByID(runID string) Scope {
+	return labelled(indexScope(TableGraphRuns, IndexRunsByID, graphRunPrefix+runID, ""), "run "+runID)
+}
+
+// RunsStale: a user's runs in status whose updatedAt is older than
+// now-after (the base table's RUN# items, filtered). updatedAt is an
+// ISO 8601 UTC string as AppLens writes it; strings compare byte by byte,
+// which orders such timestamps by time.
+func RunsStale(userID, status string, now time.Time, after time.Duration) Scope {
+	s := RunsByUser(userID)
+	s.Filter[0] = Cond{Attr: "status", Value: status}
+	s.Filter[1] = Cond{Attr: "updatedAt", Value: now.Add(-after).UTC().Format("2006-01-02T15:04:05Z"), Cmp: CmpLess}
+	return labelled(s, "user "+userID+" · "+status+" · not updated for "+shortDuration(after))
+}

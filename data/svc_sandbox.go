@@ -1,6 +1,9 @@
 package data
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Sandbox Broker: the sandbox pool, declared whole here (see Descriptor).
 
@@ -67,4 +70,39 @@ func init() {
 			},
 		},
 	})
+}
+
+// The access patterns: one scope constructor per query the console
+// reads the service's tables by (and the Overview's counts).
+
+// SandboxesByStatus: StatusIndex, oldest allocation first (sparse on
+// allocated_at, which the broker sets to 0 for unallocated sandboxes for
+// exactly this reason).
+func SandboxesByStatus(status string) Scope {
+	return labelled(indexScope(TableSandboxes, IndexSandboxesByStatus, status, ""), "status "+status)
+}
+
+// SandboxesByTrack: TrackIndex, oldest allocation first.
+func SandboxesByTrack(track string) Scope {
+	return labelled(indexScope(TableSandboxes, IndexSandboxesByTrack, track, ""), "track "+track)
+}
+
+// SandboxesByIdempotencyKey: IdempotencyIndex, oldest first. More than one
+// allocation under a key is itself a finding.
+func SandboxesByIdempotencyKey(key string) Scope {
+	return labelled(indexScope(TableSandboxes, IndexSandboxesByIdempotency, key, ""), "key "+key)
+}
+
+// SandboxByID: one sandbox (PK "SBX#<id>", SK "META"; GetItem).
+func SandboxByID(sandboxID string) Scope {
+	return labelled(getScope(TableSandboxes, sandboxPKPrefix+sandboxID, sandboxMetaSK), "sandbox "+sandboxID)
+}
+
+// SandboxesDeletionFailing: pending deletions the cleanup job has failed
+// at least atLeast times (StatusIndex, status = pending_deletion, filtered
+// on deletion_retry_count — the document's "Failed deletion attempts").
+func SandboxesDeletionFailing(atLeast int) Scope {
+	s := SandboxesByStatus(SandboxPendingDeletion)
+	s.Filter[0] = Cond{Attr: "deletion_retry_count", Value: strconv.Itoa(atLeast), Cmp: CmpAtLeast, Num: true}
+	return labelled(s, "pending_deletion · deletion failed ≥ "+strconv.Itoa(atLeast)+" times")
 }

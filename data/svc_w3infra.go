@@ -86,3 +86,71 @@ func init() {
 		IDs:    []IDAttr{{Kind: KindConsumer, Attr: "consumer"}},
 	})
 }
+
+// The access patterns: one scope constructor per query the console
+// reads the service's tables by (and the Overview's counts).
+
+// DelegationsByAudience: delegations to an audience (index audience,
+// INCLUDE [link]: completed with BatchGetItem). No sort key: DynamoDB's
+// order, stable but not meaningful.
+func DelegationsByAudience(audience string) Scope {
+	return labelled(indexScope(TableDelegations, IndexDelegationsByAudience, audience, ""), "audience "+audience)
+}
+
+// DelegationByLink: one delegation by its CID (GetItem).
+func DelegationByLink(link string) Scope {
+	return labelled(getScope(TableDelegations, link, ""), "delegation "+link)
+}
+
+// SubscriptionsByCustomer: a customer's subscriptions, by provider (index
+// customer, INCLUDE: completed).
+func SubscriptionsByCustomer(customer string) Scope {
+	return SubscriptionsByCustomerProvider(customer, "")
+}
+
+// SubscriptionsByCustomerProvider: the customer index narrowed to one
+// provider by its sort key (the query the service runs); an empty provider
+// is every provider.
+func SubscriptionsByCustomerProvider(customer, provider string) Scope {
+	s := indexScope(TableSubscriptions, IndexSubscriptionsByCustomer, customer, "")
+	label := "customer " + customer
+	if provider != "" {
+		s.SKOp, s.SKValue = SKEqual, provider
+		label += " · provider " + provider
+	}
+	return labelled(s, label)
+}
+
+// SubscriptionsByProvider: a provider's subscriptions (index provider).
+func SubscriptionsByProvider(provider string) Scope {
+	return labelled(indexScope(TableSubscriptions, IndexSubscriptionsByProvider, provider, ""), "provider "+provider)
+}
+
+// SubscriptionByID: the records of one subscription key, one per provider
+// (a Query on the base table by its partition key, the provider being the
+// sort key): the document's provisional "find the customer of a given
+// subscription".
+func SubscriptionByID(subscription string) Scope {
+	return labelled(baseScope(TableSubscriptions, subscription, ""), "subscription "+subscription)
+}
+
+// SubscriptionByKey: one subscription (GetItem).
+func SubscriptionByKey(subscription, provider string) Scope {
+	return labelled(getScope(TableSubscriptions, subscription, provider), "subscription "+subscription)
+}
+
+// ConsumersByConsumer: the providers a consumer (space) uses (index
+// consumer, INCLUDE: completed).
+func ConsumersByConsumer(consumer string) Scope {
+	return labelled(indexScope(TableConsumers, IndexConsumersByConsumer, consumer, ""), "consumer "+consumer)
+}
+
+// ConsumersByProvider: a provider's consumers (index provider).
+func ConsumersByProvider(provider string) Scope {
+	return labelled(indexScope(TableConsumers, IndexConsumersByProvider, provider, ""), "provider "+provider)
+}
+
+// ConsumerByKey: one consumer record (GetItem).
+func ConsumerByKey(subscription, provider string) Scope {
+	return labelled(getScope(TableConsumers, subscription, provider), "consumer "+subscription)
+}

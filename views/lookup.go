@@ -9,7 +9,7 @@ import (
 
 // Lookups by id: the command line's way to one item (or the few records
 // under one key) of any table, each read through the scope its document
-// names (data/scope_ctors.go) and shown in the pane that owns the table.
+// names (its service's file, data/svc_*.go) and shown in the pane that owns the table.
 // The looked-up list keeps its lookup title until another scope replaces
 // it, and an id that is not there says so in the words of its table.
 
