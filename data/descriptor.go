@@ -19,6 +19,9 @@ import (
 // (RegisterDescribed): keys and indexes, a generic record, nothing else.
 type Descriptor struct {
 	Schema TableSchema
+	// Noun is one item in words ("sandbox"), where the table id less its
+	// final "s" is not ("sandboxe"): a confirmation counts "5 sandboxes".
+	Noun string
 	// Order places the table among the others (Schemas, tab order of
 	// declared panes): the services' files number theirs by tens.
 	Order int

@@ -25,6 +25,7 @@ const (
 func init() {
 	Register(Descriptor{
 		Order: 50,
+		Noun:  "sandbox",
 		Schema: TableSchema{
 			ID:           TableSandboxes,
 			Service:      "Sandbox Broker",

@@ -262,8 +262,8 @@ func (d *confirmDialog) cancel() tea.Cmd {
 // countLabel is "1 session" / "5 sandboxes".
 func countLabel(n int, t data.TableID) string {
 	unit := strings.TrimSuffix(string(t), "s")
-	if t == data.TableSandboxes {
-		unit = "sandbox"
+	if d, ok := data.Lookup(t); ok && d.Noun != "" {
+		unit = d.Noun
 	}
 	if n == 1 {
 		return "1 " + unit

@@ -247,7 +247,7 @@ func delegationsPane() PaneSpec {
 		Commands: []CommandSpec{
 			{
 				Name: "delegations", Usage: ":delegations <audience>", Arg: ArgRequired,
-				Complete: values(data.TableDelegations, "audience"), Seen: KindAudience,
+				Complete: values(data.TableDelegations, "audience"), Seen: data.KindAudience,
 				Run: func(p Pane, a Args) tea.Cmd { return p.(*Delegations).ShowDelegations(a.Arg) },
 			},
 			{
@@ -260,7 +260,7 @@ func delegationsPane() PaneSpec {
 				// service runs; either alone reads its own index.
 				Name: "subscriptions", Usage: ":subscriptions [customer] [provider=<did>]", Arg: ArgOptional,
 				Opts: []OptSpec{{Key: "provider"}}, ArgOrOptNeeded: true,
-				Complete: values(data.TableSubscriptions, "customer"), Seen: KindCustomer,
+				Complete: values(data.TableSubscriptions, "customer"), Seen: data.KindCustomer,
 				Run: func(p Pane, a Args) tea.Cmd {
 					return p.(*Delegations).ShowCustomerSubscriptions(a.Arg, a.Opt("provider"))
 				},
@@ -273,7 +273,7 @@ func delegationsPane() PaneSpec {
 			{
 				Name: "consumers", Usage: ":consumers <consumer>|provider=<did>", Arg: ArgOptional,
 				Opts: []OptSpec{{Key: "provider"}}, ArgOrOpt: "a consumer", ArgOrOptNeeded: true,
-				Complete: values(data.TableConsumers, "consumer"), Seen: KindConsumer,
+				Complete: values(data.TableConsumers, "consumer"), Seen: data.KindConsumer,
 				Run: func(p Pane, a Args) tea.Cmd {
 					if pr := a.Opt("provider"); pr != "" {
 						return p.(*Delegations).ShowProviderConsumers(pr)
@@ -283,6 +283,44 @@ func delegationsPane() PaneSpec {
 			},
 		},
 	}
+}
+
+// ShowDelegation is `:delegation <link>`: one delegation by its CID
+// (GetItem).
+func (p *Delegations) ShowDelegation(link string) tea.Cmd {
+	return p.lookup(subDelegations, data.DelegationByLink(link), "Delegation · "+link, "no delegation with link "+link)
+}
+
+// ShowCustomerSubscriptions is `:subscriptions <customer>
+// [provider=<did>]` (the customer index; with a provider, its sort key by
+// equality — the query the service runs) and `:subscriptions
+// provider=<did>` (the provider index).
+func (p *Delegations) ShowCustomerSubscriptions(customer, provider string) tea.Cmd {
+	switch {
+	case customer == "" && provider == "":
+		return nil
+	case customer == "":
+		s := data.SubscriptionsByProvider(provider)
+		return p.lookup(subSubscriptions, s, "Subscriptions · "+s.Label, "no subscriptions with provider "+provider)
+	case provider == "":
+		return p.ShowSubscriptions(customer)
+	}
+	p.customer = customer
+	s := data.SubscriptionsByCustomerProvider(customer, provider)
+	return p.lookup(subSubscriptions, s, "Subscriptions · "+s.Label, "no subscriptions of customer "+customer+" with provider "+provider)
+}
+
+// ShowSubscription is `:subscription <subscription>`: its records, one per
+// provider, by the base table's partition key — who the customer is.
+func (p *Delegations) ShowSubscription(subscription string) tea.Cmd {
+	return p.lookup(subSubscriptions, data.SubscriptionByID(subscription), "Subscription · "+subscription, "no subscription "+subscription)
+}
+
+// ShowProviderConsumers is `:consumers provider=<did>`: a provider's
+// consumers (the provider index).
+func (p *Delegations) ShowProviderConsumers(provider string) tea.Cmd {
+	s := data.ConsumersByProvider(provider)
+	return p.lookup(subConsumers, s, "Consumers · "+s.Label, "no consumers with provider "+provider)
 }
 
 func init() {

@@ -124,8 +124,8 @@ func inboxPane() PaneSpec {
 			// Both options may be given: the type prefix selects
 			// EventTypeIndex and the status prefix then becomes a filter.
 			Name: "inbox", Usage: ":inbox <userId> [type=<prefix>] [status=<prefix>]", Arg: ArgRequired,
-			Opts: []OptSpec{{Key: "type", Seen: KindEventType}, {Key: "status", Values: eventStatuses}},
-			Seen: KindInboxUser,
+			Opts: []OptSpec{{Key: "type", Seen: data.KindEventType}, {Key: "status", Values: eventStatuses}},
+			Seen: data.KindInboxUser,
 			Complete: func(p Pane) []string {
 				if u := p.(*Inbox).User(); u != "" {
 					return []string{u}
@@ -147,6 +147,20 @@ func inboxPane() PaneSpec {
 			Run:       func(p Pane, a Args) tea.Cmd { return p.(*Inbox).ShowEvent(a.Arg, a.Arg2) },
 		}},
 	}
+}
+
+// ShowEvent is `:event <userId> <sortKey or eventId>`: a whole sort key is
+// the document's GetItem (Pattern 2); an event id alone is found in the
+// user's partition, newest first, read on until it shows
+// (data.EventLookup).
+func (p *Inbox) ShowEvent(userID, keyOrID string) tea.Cmd {
+	p.user, p.typePrefix, p.statusPrefix = userID, "", ""
+	s := data.EventLookup(userID, keyOrID)
+	missing := "no event " + keyOrID + " for user " + userID
+	if s.IsGet() {
+		missing = "no event with key " + keyOrID + " for user " + userID
+	}
+	return p.lookup(0, s, "Inbox · user "+userID+" · event "+keyOrID, missing)
 }
 
 func init() {

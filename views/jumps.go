@@ -9,10 +9,8 @@ import "opsdeck/data"
 type JumpKind int
 
 const (
-	// JumpRelated: a session, API key or context → its project (sessions,
-	// quota, API keys, contexts); a sandbox → the other sandboxes of its
-	// track; an event → the user's inbox filtered to its type; a run → its
-	// user's runs.
+	// JumpRelated: where a row's table's descriptor says it leads (a
+	// session → its project, an event → its user's inbox of its type…).
 	JumpRelated JumpKind = iota
 	// JumpContext: a session → its browser context.
 	JumpContext

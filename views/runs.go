@@ -133,11 +133,11 @@ func runsPane() PaneSpec {
 		New: func(c *Context, s Scopes) Pane { return NewRuns(c, s.UserID, s.RunID) },
 		Commands: []CommandSpec{
 			{
-				Name: "runs", Usage: ":runs <userId>", Arg: ArgRequired, Seen: KindRunUser,
+				Name: "runs", Usage: ":runs <userId>", Arg: ArgRequired, Seen: data.KindRunUser,
 				Run: func(p Pane, a Args) tea.Cmd { return p.(*Runs).ShowUser(a.Arg) },
 			},
 			{
-				Name: "run", Usage: ":run <runId>", Arg: ArgRequired, Complete: ids, Seen: KindRun,
+				Name: "run", Usage: ":run <runId>", Arg: ArgRequired, Complete: ids, Seen: data.KindRun,
 				Run: func(p Pane, a Args) tea.Cmd { return p.(*Runs).ShowRun(a.Arg) },
 			},
 		},

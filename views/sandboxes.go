@@ -148,7 +148,7 @@ func sandboxesPane() PaneSpec {
 		},
 		Commands: []CommandSpec{{
 			Name: "sandboxes", Usage: ":sandboxes [status=S|track=T|key=K]",
-			Opts:   []OptSpec{{Key: "status", Values: sandboxStatuses}, {Key: "track", Seen: KindTrack}, {Key: "key", Seen: KindSandbox}},
+			Opts:   []OptSpec{{Key: "status", Values: sandboxStatuses}, {Key: "track", Seen: data.KindTrack}, {Key: "key", Seen: data.KindSandbox}},
 			OneOpt: true,
 			Run: func(p Pane, a Args) tea.Cmd {
 				k, v := a.FirstOpt()
@@ -160,6 +160,12 @@ func sandboxesPane() PaneSpec {
 			Run:      func(p Pane, a Args) tea.Cmd { return p.(*Sandboxes).ShowSandbox(a.Arg) },
 		}},
 	}
+}
+
+// ShowSandbox is `:sandbox <sandbox_id>`: one sandbox (GetItem on PK
+// "SBX#<id>", SK "META").
+func (p *Sandboxes) ShowSandbox(sandboxID string) tea.Cmd {
+	return p.lookup(0, data.SandboxByID(sandboxID), "Sandbox · "+sandboxID, "no sandbox with id "+sandboxID)
 }
 
 func init() {

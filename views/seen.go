@@ -14,24 +14,12 @@ import (
 // IDKind is what a seen value is, as the commands take it. A command's
 // argument or option declares its kind (CommandSpec.Seen, OptSpec.Seen)
 // and completion offers the values of that kind seen so far. The kinds are
-// the tables' descriptors' (data.IDAttr); these names are the ones this
-// package's panes take.
+// declared with the tables' descriptors (data.IDAttr: data.KindSession,
+// data.KindTrack, …), which say which attributes hold them.
 type IDKind = data.IDKind
 
-const (
-	SeenNone      IDKind = ""
-	KindSession          = data.KindSession
-	KindProject          = data.KindProject
-	KindRunUser          = data.KindRunUser
-	KindRun              = data.KindRun
-	KindInboxUser        = data.KindInboxUser
-	KindEventType        = data.KindEventType
-	KindAudience         = data.KindAudience
-	KindCustomer         = data.KindCustomer
-	KindConsumer         = data.KindConsumer
-	KindSandbox          = data.KindSandbox
-	KindTrack            = data.KindTrack
-)
+// SeenNone: an argument not completed from what was seen.
+const SeenNone IDKind = ""
 
 // SeenPerKind bounds what is kept of each kind: the most recently seen.
 const SeenPerKind = 500

@@ -35,28 +35,28 @@ func TestSeenCollectsIdsByKind(t *testing.T) {
 		k    IDKind
 		want string
 	}{
-		{KindSession, "sess-2,sess-1"}, // newest first
-		{KindProject, "proj-b,proj-a"},
-		{KindRunUser, "u-7"},
-		{KindRun, "r-1"},
-		{KindInboxUser, "u-inbox"},
-		{KindEventType, "order.created"},
-		{KindTrack, "net-101"},
-		{KindSandbox, "idem-9"},
-		{KindAudience, "did:key:aud"},
-		{KindCustomer, "did:mailto:c"},
-		{KindConsumer, "did:key:cons"},
+		{data.KindSession, "sess-2,sess-1"}, // newest first
+		{data.KindProject, "proj-b,proj-a"},
+		{data.KindRunUser, "u-7"},
+		{data.KindRun, "r-1"},
+		{data.KindInboxUser, "u-inbox"},
+		{data.KindEventType, "order.created"},
+		{data.KindTrack, "net-101"},
+		{data.KindSandbox, "idem-9"},
+		{data.KindAudience, "did:key:aud"},
+		{data.KindCustomer, "did:mailto:c"},
+		{data.KindConsumer, "did:key:cons"},
 	} {
 		if got := strings.Join(s.Values(tc.k, "", 0), ","); got != tc.want {
 			t.Errorf("kind %q: %q, want %q", tc.k, got, tc.want)
 		}
 	}
-	if got := s.Values(KindSession, "SESS-1", 0); len(got) != 1 || got[0] != "sess-1" {
+	if got := s.Values(data.KindSession, "SESS-1", 0); len(got) != 1 || got[0] != "sess-1" {
 		t.Errorf("prefix, case ignored: %q", got)
 	}
 	// Seen again: newest again.
 	s.Items(data.TableSessions, []data.Item{seenItem("sessionId", "sess-1", "projectId", "proj-a")})
-	if got := strings.Join(s.Values(KindSession, "", 0), ","); got != "sess-1,sess-2" {
+	if got := strings.Join(s.Values(data.KindSession, "", 0), ","); got != "sess-1,sess-2" {
 		t.Errorf("after re-seeing sess-1: %s", got)
 	}
 }
@@ -73,14 +73,14 @@ func TestSeenNeverKeepsSecrets(t *testing.T) {
 	// Control and invisible characters are kept (the command line shows
 	// them inert: completion is how an untypeable id is reached); tokens
 	// never.
-	if got := s.Values(KindSession, "", 0); strings.Join(got, ",") != "bad\xff,sess-ok,sess-\x1b[2J" {
+	if got := s.Values(data.KindSession, "", 0); strings.Join(got, ",") != "bad\xff,sess-ok,sess-\x1b[2J" {
 		t.Fatalf("sessions kept: %q", got)
 	}
-	if got := s.Values(KindProject, "", 0); strings.Join(got, ",") != "proj\u202e" {
+	if got := s.Values(data.KindProject, "", 0); strings.Join(got, ",") != "proj\u202e" {
 		t.Fatalf("projects kept: %q", got)
 	}
-	s.Add(KindRun, jwt)
-	if got := s.Values(KindRun, "", 0); len(got) != 0 {
+	s.Add(data.KindRun, jwt)
+	if got := s.Values(data.KindRun, "", 0); len(got) != 0 {
 		t.Fatalf("Add kept a token: %q", got)
 	}
 }
@@ -88,18 +88,18 @@ func TestSeenNeverKeepsSecrets(t *testing.T) {
 func TestSeenIsBounded(t *testing.T) {
 	s := NewSeen()
 	for i := 0; i < SeenPerKind+50; i++ {
-		s.Add(KindRun, fmt.Sprintf("r-%04d", i))
+		s.Add(data.KindRun, fmt.Sprintf("r-%04d", i))
 	}
-	got := s.Values(KindRun, "", 0)
+	got := s.Values(data.KindRun, "", 0)
 	if len(got) != SeenPerKind || got[0] != fmt.Sprintf("r-%04d", SeenPerKind+49) || got[len(got)-1] != "r-0050" {
 		t.Fatalf("%d kept, newest %q, oldest %q", len(got), got[0], got[len(got)-1])
 	}
-	if got := s.Values(KindRun, "", 3); len(got) != 3 {
+	if got := s.Values(data.KindRun, "", 3); len(got) != 3 {
 		t.Fatalf("limit: %d", len(got))
 	}
 	var nilSeen *Seen
-	nilSeen.Add(KindRun, "x") // no panic
-	if nilSeen.Values(KindRun, "", 0) != nil {
+	nilSeen.Add(data.KindRun, "x") // no panic
+	if nilSeen.Values(data.KindRun, "", 0) != nil {
 		t.Fatal("nil Seen has values")
 	}
 }
@@ -122,17 +122,17 @@ func TestSeenAttributesAreInTheSchema(t *testing.T) {
 // values than a kind keeps leaves its newest ones.
 func TestSeenPageKeepsOrderAndNewest(t *testing.T) {
 	s := NewSeen()
-	s.Add(KindProject, "proj_old")
+	s.Add(data.KindProject, "proj_old")
 	var page []data.Item
 	for i := range SeenPerKind + 100 {
 		page = append(page, seenItem("sessionId", fmt.Sprintf("sess_%04d", i), "projectId", "proj_big"))
 	}
 	page = append(page, seenItem("sessionId", "sess_0000", "projectId", "proj_old")) // seen again, last
 	s.Items(data.TableSessions, page)
-	if got := s.Values(KindProject, "", 0); len(got) != 2 || got[0] != "proj_old" || got[1] != "proj_big" {
+	if got := s.Values(data.KindProject, "", 0); len(got) != 2 || got[0] != "proj_old" || got[1] != "proj_big" {
 		t.Fatalf("projects newest first: %q, want [proj_old proj_big]", got)
 	}
-	got := s.Values(KindSession, "", 0)
+	got := s.Values(data.KindSession, "", 0)
 	if len(got) != SeenPerKind || got[0] != "sess_0000" || got[1] != fmt.Sprintf("sess_%04d", SeenPerKind+99) || got[len(got)-1] != "sess_0101" {
 		t.Fatalf("%d sessions kept, newest %q, %q, oldest %q", len(got), got[0], got[1], got[len(got)-1])
 	}

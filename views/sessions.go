@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/data/secret"
 	"opsdeck/views/inert"
 )
 
@@ -249,7 +250,7 @@ func sessionsPane() PaneSpec {
 			{
 				Name: "sessions", Usage: ":sessions [projectId|status=S]", Arg: ArgOptional,
 				Opts: []OptSpec{{Key: "status", Values: sessionStatuses}}, OneOpt: true, ArgOrOpt: "a project id",
-				Seen: KindProject,
+				Seen: data.KindProject,
 				Complete: func(p Pane) []string {
 					if pr := p.(*Sessions).Project(); pr != "" {
 						return []string{pr}
@@ -268,7 +269,7 @@ func sessionsPane() PaneSpec {
 				},
 			},
 			{
-				Name: "session", Usage: ":session <sessionId>", Arg: ArgRequired, Seen: KindSession,
+				Name: "session", Usage: ":session <sessionId>", Arg: ArgRequired, Seen: data.KindSession,
 				Complete: func(p Pane) []string { return p.(*Sessions).IDs() },
 				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Sessions).ShowSession(a.Arg) },
 			},
@@ -288,6 +289,47 @@ func sessionsPane() PaneSpec {
 				Run:      func(p Pane, a Args) tea.Cmd { return p.(*Sessions).ShowContext(a.Arg) },
 			},
 		},
+	}
+}
+
+// ShowProjectRecord is `:project <projectId>`: the project's own record
+// (GetItem on wallcrawler-projects) in the project sub-view, with the
+// project in scope for the other sub-views and the quota header, as
+// `:sessions <projectId>` would have it.
+func (p *Sessions) ShowProjectRecord(projectID string) tea.Cmd {
+	p.scopeProject(projectID)
+	return tea.Batch(
+		p.lookup(subProject, data.ProjectByID(projectID), "Project · "+projectID, "no project with id "+projectID),
+		p.loadQuota())
+}
+
+// ShowAPIKey is `:apikey <apiKeyHash>`: one API key by its primary key
+// (GetItem). No project is in scope: the key's own projectId says which.
+// A raw key typed in place of the hash is looked up by its hash
+// (data.APIKeyLookup) and shown only as the mask.
+func (p *Sessions) ShowAPIKey(hashOrKey string) tea.Cmd {
+	p.unscope()
+	s, hashed := data.APIKeyLookup(hashOrKey)
+	if hashed {
+		return p.lookup(subAPIKeys, s, "API keys · key "+secret.Mask+" (by its SHA-256 "+s.PKValue+")",
+			"no API key with the hash of the key typed ("+s.PKValue+")")
+	}
+	return p.lookup(subAPIKeys, s, "API keys · key "+hashOrKey, "no API key with hash "+hashOrKey)
+}
+
+// ShowContext is `:context <contextId>`: one browser context (GetItem).
+func (p *Sessions) ShowContext(contextID string) tea.Cmd {
+	p.unscope()
+	return p.lookup(subContexts, data.ContextByID(contextID), "Contexts · context "+contextID, "no browser context with id "+contextID)
+}
+
+// unscope leaves the Sessions pane with no project, status or session in
+// scope: every sub-view shows its hint until a lookup fills one.
+func (p *Sessions) unscope() {
+	p.project, p.status, p.sessionID = "", "", ""
+	p.resetQuota(p.quota.gen)
+	for _, l := range p.lists {
+		l.clearScope()
 	}
 }
 
