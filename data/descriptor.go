@@ -2,12 +2,9 @@ package data
 
 import (
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Descriptor is everything the console knows about one table, declared in
@@ -101,10 +98,7 @@ type PaneDecl struct {
 type registry struct {
 	declared []Descriptor // by Order
 	byID     map[TableID]int
-	// described are the tables DescribeTable told of, by id; a declared
-	// descriptor wins.
-	described map[TableID]Descriptor
-	gen       uint64
+	gen      uint64
 }
 
 var (
@@ -124,14 +118,7 @@ func update(fn func(r *registry)) {
 	regMu.Lock()
 	defer regMu.Unlock()
 	old := snapshot()
-	r := &registry{
-		declared:  slices.Clone(old.declared),
-		described: make(map[TableID]Descriptor, len(old.described)),
-		gen:       old.gen + 1,
-	}
-	for k, v := range old.described {
-		r.described[k] = v
-	}
+	r := &registry{declared: slices.Clone(old.declared), gen: old.gen + 1}
 	fn(r)
 	slices.SortStableFunc(r.declared, func(a, b Descriptor) int { return a.Order - b.Order })
 	r.byID = make(map[TableID]int, len(r.declared))
@@ -161,13 +148,6 @@ func Register(d Descriptor) (unregister func()) {
 	}
 }
 
-// RegisterDescribed keeps the generic descriptor of a table DescribeTable
-// told of; a declared descriptor of the same id still wins in Lookup.
-func RegisterDescribed(d Descriptor) {
-	d.described = true
-	update(func(r *registry) { r.described[d.Schema.ID] = d })
-}
-
 // Lookup is the descriptor of table id: the declared one first, then one
 // built from DescribeTable.
 func Lookup(id TableID) (Descriptor, bool) {
@@ -175,55 +155,22 @@ func Lookup(id TableID) (Descriptor, bool) {
 	if i, ok := r.byID[id]; ok {
 		return r.declared[i], true
 	}
-	d, ok := r.described[id]
-	return d, ok
+	if s, ok := describedSchema(id); ok {
+		return Descriptor{Schema: s, described: true}, true
+	}
+	return Descriptor{}, false
+}
+
+// isModeled: a descriptor declares table id.
+func isModeled(id TableID) bool {
+	_, ok := snapshot().byID[id]
+	return ok
 }
 
 // Descriptors are the declared tables, in order.
 func Descriptors() []Descriptor { return slices.Clone(snapshot().declared) }
 
 // RegistryGeneration changes whenever a descriptor is registered or taken
-// back: what a reader builds from the descriptors it may keep until then.
+// back: what a reader builds from the declared descriptors (views' panes)
+// may be kept until then.
 func RegistryGeneration() uint64 { return snapshot().gen }
-
-// Generic is the record of a table with no typed decoding: its key, a
-// short id (the partition key's value, and the sort key's), and the item
-// as read.
-type Generic struct {
-	Meta
-	table TableID
-}
-
-// DecodeGeneric reads item as a Generic record of table t.
-func DecodeGeneric(t TableID, item Item) Generic {
-	return Generic{Meta: Meta{Raw: item}, table: t}
-}
-
-func (g Generic) Table() TableID { return g.table }
-func (g Generic) Key() Item      { return KeyOf(g.table, g.Raw) }
-
-// ID is the key's values as text, partition key first.
-func (g Generic) ID() string {
-	d, ok := Lookup(g.table)
-	if !ok {
-		return ""
-	}
-	var parts []string
-	for _, k := range d.Schema.KeyNames() {
-		parts = append(parts, keyText(g.Raw[k]))
-	}
-	return strings.Join(parts, " · ")
-}
-
-// keyText is a key attribute's value as text (keys are S, N or B).
-func keyText(v types.AttributeValue) string {
-	switch x := v.(type) {
-	case *types.AttributeValueMemberS:
-		return x.Value
-	case *types.AttributeValueMemberN:
-		return x.Value
-	case *types.AttributeValueMemberB:
-		return "(" + itoaInt(len(x.Value)) + " bytes)"
-	}
-	return ""
-}

@@ -92,17 +92,18 @@ type Record interface {
 }
 
 // Decode decodes item as a record of the given table: its descriptor's
-// typed record, or a Generic one for a table without (a described table).
+// typed record, or a Generic one for a table without (a declared table
+// with no typed record, a described table).
 // Unknown table ids give nil. It never panics.
 func Decode(id TableID, item Item) Record {
-	d, ok := Lookup(id)
-	switch {
-	case !ok:
-		return nil
-	case d.Decode != nil:
-		return d.Decode(item)
+	r := snapshot()
+	if i, ok := r.byID[id]; ok {
+		if d := r.declared[i]; d.Decode != nil {
+			return d.Decode(item)
+		}
+		return newGeneric(id, r.declared[i].Schema, item)
 	}
-	return DecodeGeneric(id, item)
+	return decodeDescribed(id, item) // a table read with DescribeTable (described.go)
 }
 
 // strAttr is a string attribute's value ("" when absent or of another

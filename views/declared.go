@@ -21,7 +21,7 @@ type Declared struct {
 // descriptor declares none.
 func declaredPane(t data.TableID) PaneID {
 	if d, ok := data.Lookup(t); ok && d.Pane != nil {
-		return PaneID("table:" + string(t))
+		return PaneID("declared:" + string(t))
 	}
 	return ""
 }
