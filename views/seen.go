@@ -67,10 +67,18 @@ func (s *Seen) Items(t data.TableID, items []data.Item) {
 	if len(attrs) == 0 {
 		return
 	}
-	taken := make(map[IDKind]map[string]bool, len(attrs))
+	// taken is by slot, not by kind: a slice index per attribute and item
+	// where a map of kinds would hash the kind's name each time. Two
+	// attributes of one kind share a slot.
+	slot := make([]int, len(attrs))
+	for i, a := range attrs {
+		slot[i] = slices.IndexFunc(attrs[:i+1], func(b data.IDAttr) bool { return b.Kind == a.Kind })
+	}
+	taken := make([]map[string]bool, len(attrs))
 	for i := len(items) - 1; i >= 0; i-- {
-		for _, a := range attrs {
-			if len(taken[a.Kind]) >= SeenPerKind {
+		for j, a := range attrs {
+			seen := taken[slot[j]]
+			if len(seen) >= SeenPerKind {
 				continue // this kind is full for this call: no lookup
 			}
 			v, ok := items[i][a.Attr].(*types.AttributeValueMemberS)
@@ -81,13 +89,14 @@ func (s *Seen) Items(t data.TableID, items []data.Item) {
 			if a.Trim != nil {
 				val = a.Trim(val)
 			}
-			if taken[a.Kind] == nil {
-				taken[a.Kind] = map[string]bool{}
+			if seen == nil {
+				seen = map[string]bool{}
+				taken[slot[j]] = seen
 			}
-			if taken[a.Kind][val] {
+			if seen[val] {
 				continue
 			}
-			taken[a.Kind][val] = true
+			seen[val] = true
 			if Completable(val) {
 				found = append(found, kv{a.Kind, val})
 			}
