@@ -7,23 +7,35 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Described tables: a table no descriptor declares is known by the schema
-// DescribeTable gives. Once registered here, Lookup finds it (after the
-// declared descriptors), and everything that reads a schema by id —
-// Schema, the Scope methods, Store.Page and Get, Decode, the live tail —
-// works for it as for a declared table; its records are Generic (no typed
-// fields, no problems).
+// Unmodeled tables: a table no pane models is browsed through the schema
+// DescribeTable gives (catalog.go). Once registered here, everything that
+// reads a schema by id — Schema, the Scope methods, Store.Page and Get,
+// Tables.Name, Decode, the live tail — works for it as for a modeled
+// table; its records are Generic (no typed fields, no problems).
+
+// unmodeledPrefix starts every unmodeled table's id; no modeled id has a
+// ':' so the two never collide.
+const unmodeledPrefix = "table:"
+
+// UnmodeledID is the id under which a table no pane models is known: its
+// physical name behind "table:". Use Tables.IDFor to map a physical name
+// to the modeled id where a pane models it.
+func UnmodeledID(physical string) TableID { return TableID(unmodeledPrefix + physical) }
+
+// IsUnmodeled reports whether id names a table through its physical name
+// (UnmodeledID) rather than a modeled one.
+func IsUnmodeled(id TableID) bool { return strings.HasPrefix(string(id), unmodeledPrefix) }
 
 var described struct {
 	sync.RWMutex
 	byID map[TableID]TableSchema
 }
 
-// RegisterDescribed makes a described table's schema known under its ID,
-// replacing what an earlier description said. It is safe for concurrent
-// use. A schema whose ID a descriptor declares is ignored (the declaration
-// wins), so is one without an ID or key.
-func RegisterDescribed(s TableSchema) {
+// RegisterSchema makes a described table's schema (TableInfo.Schema)
+// known under its ID, replacing what an earlier description said. It is
+// safe for concurrent use. A schema whose ID is a modeled table's is
+// ignored (the declaration wins), so is one without an ID or key.
+func RegisterSchema(s TableSchema) {
 	if s.ID == "" || s.PK.Name == "" || isModeled(s.ID) {
 		return
 	}
@@ -36,7 +48,23 @@ func RegisterDescribed(s TableSchema) {
 	described.Unlock()
 }
 
-// describedSchema is Lookup's answer for an id no declaration holds.
+// Described lists the registered unmodeled tables' ids (any order).
+func Described() []TableID {
+	described.RLock()
+	defer described.RUnlock()
+	out := make([]TableID, 0, len(described.byID))
+	for id := range described.byID {
+		out = append(out, id)
+	}
+	return out
+}
+
+func isModeled(id TableID) bool {
+	_, ok := snapshot().byID[id]
+	return ok
+}
+
+// describedSchema is Schema's answer for an id no declaration holds.
 func describedSchema(id TableID) (TableSchema, bool) {
 	described.RLock()
 	s, ok := described.byID[id]
@@ -47,9 +75,28 @@ func describedSchema(id TableID) (TableSchema, bool) {
 	return s, ok
 }
 
-// Generic is the record of a table without a typed record (a declared
-// table whose descriptor has no Decode, a described table): its keys and
-// the raw item.
+// unmodeledName is the physical name behind an unmodeled id, registered
+// or not ("table:orders" is "orders").
+func unmodeledName(id TableID) (string, bool) {
+	if s, ok := describedSchema(id); ok && s.NameTemplate != "" {
+		return s.NameTemplate, true
+	}
+	if IsUnmodeled(id) {
+		return strings.TrimPrefix(string(id), unmodeledPrefix), true
+	}
+	return "", false
+}
+
+// IDFor is the id of a physical table name: the modeled table's where a
+// pane models it in this env, else UnmodeledID(physical).
+func (t Tables) IDFor(physical string) TableID {
+	if id, ok := t.ByName(physical); ok {
+		return id
+	}
+	return UnmodeledID(physical)
+}
+
+// Generic is the record of an unmodeled table: its keys and the raw item.
 type Generic struct {
 	Meta
 	table TableID
@@ -58,36 +105,28 @@ type Generic struct {
 }
 
 // Table is the record's table id.
-func (g *Generic) Table() TableID { return g.table }
+func (g Generic) Table() TableID { return g.table }
 
 // Key is the item's primary key as stored.
-func (g *Generic) Key() Item { return g.key }
+func (g Generic) Key() Item { return g.key }
 
-// ID is the key's values, partition key first, joined by " / ". Raw
+// ID is the key's values, partition key first, joined by " · ". Raw
 // tenant data: sanitise before it reaches the screen.
-func (g *Generic) ID() string { return g.id }
+func (g Generic) ID() string { return g.id }
 
-// decodeDescribed decodes an item of a registered described table; nil
+// decodeDescribed decodes an item of a registered unmodeled table; nil
 // for an id nothing describes.
 func decodeDescribed(id TableID, item Item) Record {
 	s, ok := describedSchema(id)
 	if !ok {
 		return nil
 	}
-	return newGeneric(id, s, item)
-}
-
-// newGeneric is item as a Generic record of table id, whose schema is s.
-func newGeneric(id TableID, s TableSchema, item Item) *Generic {
-	key := make(Item, 2)
+	key := KeyOf(id, item)
 	parts := make([]string, 0, 2)
 	for _, name := range s.KeyNames() {
-		if v, ok := item[name]; ok && v != nil {
-			key[name] = v
-		}
 		parts = append(parts, keyText(key[name]))
 	}
-	return &Generic{Meta: Meta{Raw: item}, table: id, key: key, id: strings.Join(parts, " / ")}
+	return Generic{Meta: Meta{Raw: item}, table: id, key: key, id: strings.Join(parts, " · ")}
 }
 
 // keyText is a key value as text: a string or number as stored, a binary

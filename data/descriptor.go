@@ -2,6 +2,7 @@ package data
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,7 +14,7 @@ import (
 // views the id index, the jumps and the panes — all read these, so a table
 // added here needs no edit anywhere else in the package. A table no
 // descriptor declares gets the generic one its DescribeTable answer builds
-// (RegisterDescribed): keys and indexes, a generic record, nothing else.
+// (RegisterSchema, described.go): keys and indexes, a generic record, nothing else.
 type Descriptor struct {
 	Schema TableSchema
 	// Noun is one item in words ("sandbox"), where the table id less its
@@ -161,12 +162,6 @@ func Lookup(id TableID) (Descriptor, bool) {
 	return Descriptor{}, false
 }
 
-// isModeled: a descriptor declares table id.
-func isModeled(id TableID) bool {
-	_, ok := snapshot().byID[id]
-	return ok
-}
-
 // Descriptors are the declared tables, in order.
 func Descriptors() []Descriptor { return slices.Clone(snapshot().declared) }
 
@@ -174,3 +169,14 @@ func Descriptors() []Descriptor { return slices.Clone(snapshot().declared) }
 // back: what a reader builds from the declared descriptors (views' panes)
 // may be kept until then.
 func RegistryGeneration() uint64 { return snapshot().gen }
+
+// declaredGeneric is item as a Generic record of a declared table whose
+// descriptor has no typed record.
+func declaredGeneric(id TableID, s TableSchema, item Item) Record {
+	key := KeyOf(id, item)
+	parts := make([]string, 0, 2)
+	for _, name := range s.KeyNames() {
+		parts = append(parts, keyText(key[name]))
+	}
+	return Generic{Meta: Meta{Raw: item}, table: id, key: key, id: strings.Join(parts, " · ")}
+}

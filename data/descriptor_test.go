@@ -78,7 +78,7 @@ func TestARegisteredDescriptorIsReadEverywhere(t *testing.T) {
 	}
 	item := Item{"shop": &types.AttributeValueMemberS{Value: "broken"}, "n": &types.AttributeValueMemberN{Value: "7"}}
 	r := Decode("gadgets", item)
-	if g, ok := r.(*Generic); !ok || g.ID() != "broken / 7" || len(g.Key()) != 2 || g.Table() != "gadgets" {
+	if g, ok := r.(Generic); !ok || g.ID() != "broken · 7" || len(g.Key()) != 2 || g.Table() != "gadgets" {
 		t.Fatalf("Decode = %#v", r)
 	}
 	if u := EpochAttrs("gadgets"); u["seen_ms"] != EpochMillis || u["expires"] != EpochSeconds || len(u) != 2 {
@@ -112,7 +112,7 @@ func TestARegisteredDescriptorIsReadEverywhere(t *testing.T) {
 // of the same id wins; it is never one of the declared tables (the demo
 // creates and the stream reader follows only those).
 func TestDeclaredDescriptorsWinOverDescribedOnes(t *testing.T) {
-	RegisterDescribed(TableSchema{ID: "gadgets", PK: KeyAttr{"id", TypeS}})
+	RegisterSchema(TableSchema{ID: "gadgets", PK: KeyAttr{"id", TypeS}})
 	t.Cleanup(func() {
 		described.Lock()
 		delete(described.byID, "gadgets")
@@ -129,7 +129,7 @@ func TestDeclaredDescriptorsWinOverDescribedOnes(t *testing.T) {
 	if d, _ := Lookup("gadgets"); d.Described() || d.Schema.PK.Name != "shop" {
 		t.Fatalf("the declaration does not win: %+v", d.Schema)
 	}
-	RegisterDescribed(TableSchema{ID: "gadgets", PK: KeyAttr{"other", TypeS}})
+	RegisterSchema(TableSchema{ID: "gadgets", PK: KeyAttr{"other", TypeS}})
 	if d, _ := Lookup("gadgets"); d.Schema.PK.Name != "shop" {
 		t.Fatal("a description replaced a declaration")
 	}

@@ -101,7 +101,7 @@ func Decode(id TableID, item Item) Record {
 		if d := r.declared[i]; d.Decode != nil {
 			return d.Decode(item)
 		}
-		return newGeneric(id, r.declared[i].Schema, item)
+		return declaredGeneric(id, r.declared[i].Schema, item)
 	}
 	return decodeDescribed(id, item) // a table read with DescribeTable (described.go)
 }

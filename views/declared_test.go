@@ -86,7 +86,7 @@ func TestADeclaredTableGetsAPaneAndTheGenericPresenter(t *testing.T) {
 	if row.Tag != "!" {
 		t.Fatalf("tag %q, want the trouble rule's !", row.Tag)
 	}
-	if rec.ID() != "o-1 / g-1" {
+	if rec.ID() != "o-1 · g-1" {
 		t.Fatalf("id %q", rec.ID())
 	}
 
