@@ -88,7 +88,7 @@ func (m Model) openEnvsOverview(msg views.OverviewEnvsMsg) (tea.Model, tea.Cmd) 
 	m.envsSeq++
 	d := &envsOverview{
 		gen: m.envsSeq, plan: msg.Plan, alerts: msg.Alerts, theme: m.ctx.Theme,
-		dialogKeys: dialogKeysOf(m.ctx.Keys), back: m.ctx.Keys.Back, reload: m.ctx.Keys.Reload,
+		dialogKeys: dialogKeysOf(m.ctx.Keys), back: m.ctx.Keys.JumpBack, reload: m.ctx.Keys.Reload,
 		connector: m.where.connector, now: m.ctx.Now,
 	}
 	envs := []string{m.env}

@@ -74,7 +74,7 @@ func runningIn(scr *termcells.Screen, h, x0, x1 int) string {
 
 // `:overview envs` side by side: each env's block counts its own tables
 // through its own connection (alpha 3 running sessions, beta 7), gamma's
-// block says it cannot be reached, and esc closes the two connections the
+// block says it cannot be reached, and b (back) closes the two connections the
 // screen opened and returns to the Overview.
 func TestOverviewEnvsSideBySide(t *testing.T) {
 	r := newEnvsRig(t)
@@ -124,9 +124,9 @@ func TestOverviewEnvsSideBySide(t *testing.T) {
 	if len(opened) != 2 {
 		t.Fatalf("%d connections opened for the screen, want 2", len(opened))
 	}
-	m, _ = press(t, m, "esc")
+	m, _ = press(t, m, "b")
 	if m.Mode() != "normal" {
-		t.Fatalf("esc left mode %s", m.Mode())
+		t.Fatalf("b left mode %s", m.Mode())
 	}
 	for _, s := range opened {
 		select {
@@ -136,7 +136,7 @@ func TestOverviewEnvsSideBySide(t *testing.T) {
 		}
 	}
 	if !strings.Contains(termcells.Draw(m.Render(), w, h).String(), "Overview") {
-		t.Error("esc did not return to the Overview")
+		t.Error("b did not return to the Overview")
 	}
 	if r.places.opened[0].Conn == nil {
 		t.Error("the console's own connection was touched")
@@ -173,5 +173,8 @@ func TestOverviewEnvsStackedWhenNarrow(t *testing.T) {
 	}
 	if tail := strings.Join(lines[at["gamma"]:], " "); !strings.Contains(strings.Join(strings.Fields(tail), " "), "cannot reach http://127.0.0.1:1") {
 		t.Errorf("gamma's stacked block:\n%s", tail)
+	}
+	if m, _ = press(t, m, "esc"); m.Mode() != "normal" {
+		t.Errorf("esc left mode %s", m.Mode())
 	}
 }
