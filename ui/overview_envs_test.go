@@ -135,8 +135,9 @@ func TestOverviewEnvsSideBySide(t *testing.T) {
 			t.Errorf("%s's connection not closed on leaving", s.Env)
 		}
 	}
-	if !strings.Contains(termcells.Draw(m.Render(), w, h).String(), "Overview") {
-		t.Error("b did not return to the Overview")
+	back := termcells.Draw(m.Render(), w, h).String()
+	if !strings.Contains(back, "Overview · counted") {
+		t.Errorf("b did not return to a counted Overview:\n%s", back)
 	}
 	if r.places.opened[0].Conn == nil {
 		t.Error("the console's own connection was touched")

@@ -63,7 +63,9 @@ func overviewPane() PaneSpec {
 			Name: "overview", Usage: ":overview [envs]", Words: []string{"envs"},
 			Run: func(p Pane, a Args) tea.Cmd {
 				if a.Words[0] == "envs" {
-					return p.(*Overview).envs()
+					// The pane under the screen counts too: it is what
+					// esc returns to.
+					return tea.Batch(p.Init(), p.(*Overview).envs())
 				}
 				return p.Init()
 			},
