@@ -3,6 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +26,7 @@ type envsRig struct {
 	alpha  data.Tables
 }
 
-func newEnvsRig(t *testing.T) *envsRig {
+func newEnvsRig(t *testing.T, denied bool) *envsRig {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -50,6 +53,17 @@ func newEnvsRig(t *testing.T) *envsRig {
 		"beta":  {endpoint: ep, tables: beta, noTail: true},
 		"gamma": {endpoint: "http://127.0.0.1:1", tables: base.WithPrefix(uniquePrefix("eg")), noTail: true},
 	}}
+	if denied {
+		// delta: an endpoint whose every answer is the refusal a role
+		// without dynamodb:Query gets.
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+			w.WriteHeader(400)
+			_, _ = io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#AccessDeniedException","message":"User: arn:aws:sts::123456789012:assumed-role/ro/x is not authorized to perform: dynamodb:Query"}`)
+		}))
+		t.Cleanup(srv.Close)
+		places.places["delta"] = testPlace{endpoint: srv.URL, tables: base.WithPrefix(uniquePrefix("ed")), noTail: true}
+	}
 	t.Cleanup(places.closeAll)
 	first, err := places.Open(ctx, session.Target{Env: "alpha"})
 	if err != nil {
@@ -77,7 +91,7 @@ func runningIn(scr *termcells.Screen, h, x0, x1 int) string {
 // block says it cannot be reached, and b (back) closes the two connections the
 // screen opened and returns to the Overview.
 func TestOverviewEnvsSideBySide(t *testing.T) {
-	r := newEnvsRig(t)
+	r := newEnvsRig(t, false)
 	const w, h = 132, 40
 	m := start(t, r.opts, w, h)
 	m = typeText(t, m, ":overview envs")
@@ -144,9 +158,10 @@ func TestOverviewEnvsSideBySide(t *testing.T) {
 	}
 }
 
-// Narrow: the blocks are stacked, each the whole width, in env order.
+// Narrow: the blocks are stacked, each the whole width, in env order; an
+// env whose policy refuses the counts (delta) says so in its block.
 func TestOverviewEnvsStackedWhenNarrow(t *testing.T) {
-	r := newEnvsRig(t)
+	r := newEnvsRig(t, true)
 	const w, h = 80, 70
 	m := start(t, r.opts, w, h)
 	m = typeText(t, m, ":overview envs")
@@ -159,18 +174,21 @@ func TestOverviewEnvsStackedWhenNarrow(t *testing.T) {
 			at[strings.TrimPrefix(s, "▌")] = y
 		}
 	}
-	if !(at["alpha"] > 0 && at["alpha"] < at["beta"] && at["beta"] < at["gamma"]) {
+	if !(at["alpha"] > 0 && at["alpha"] < at["beta"] && at["beta"] < at["delta"] && at["delta"] < at["gamma"]) {
 		t.Fatalf("blocks not stacked in order (%v):\n%s", at, scr.String())
 	}
 	if got := runningIn(scr, at["beta"], 0, w); got != "3" {
 		t.Errorf("alpha's stacked block RUNNING %q, want 3", got)
 	}
-	if got := runningIn(scr, at["gamma"], 0, w); got != "3" {
-		t.Errorf("the first RUNNING above gamma %q, want alpha's 3", got)
+	if got := runningIn(scr, at["delta"], 0, w); got != "3" {
+		t.Errorf("the first RUNNING above delta %q, want alpha's 3", got)
 	}
-	below := strings.Join(lines[at["beta"]:at["gamma"]], "\n")
+	below := strings.Join(lines[at["beta"]:at["delta"]], "\n")
 	if !strings.Contains(below, "RUNNING") || !strings.Contains(below, " 7") {
 		t.Errorf("beta's stacked block lacks its 7 running:\n%s", below)
+	}
+	if d := strings.Join(strings.Fields(strings.Join(lines[at["delta"]:at["gamma"]], " ")), " "); !strings.Contains(d, "not allowed: dynamodb:Query on table/") || strings.Contains(d, "RUNNING") {
+		t.Errorf("delta's block: %q", d)
 	}
 	if tail := strings.Join(lines[at["gamma"]:], " "); !strings.Contains(strings.Join(strings.Fields(tail), " "), "cannot reach http://127.0.0.1:1") {
 		t.Errorf("gamma's stacked block:\n%s", tail)
