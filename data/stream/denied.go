@@ -31,12 +31,17 @@ func isDenied(ctx context.Context, err error) bool { return classify(ctx, err) =
 // denied stops the table's reader for polling, saying which read was
 // refused: "stream not allowed: dynamodbstreams:GetRecords on
 // table/T/stream/2026-…; polling".
-func (r *tableReader) denied(op string, err error) {
+func (r *tableReader) denied(op string, err error) { r.deniedOn(op, r.arn, err) }
+
+// deniedOn is denied for a stream not (yet) the reader's own: a stream
+// seen for the first time is not adopted while it cannot be read, so that
+// once it can, it is read from LATEST like any first look.
+func (r *tableReader) deniedOn(op, arn string, err error) {
 	action := "dynamodbstreams:" + op
 	resource := "table/" + r.name
 	if op == "DescribeTable" {
 		action = "dynamodb:" + op
-	} else if res := arnResource(r.arn); res != "" {
+	} else if res := arnResource(arn); res != "" {
 		resource = res
 	}
 	r.logf("%s not allowed: %s", op, describeErr(err))

@@ -310,8 +310,7 @@ func (r *tableReader) open(ctx context.Context) bool {
 			case classify(ctx, err) == faultCanceled:
 				return false
 			case isDenied(ctx, err):
-				r.arn = arn
-				r.denied("DescribeStream", err)
+				r.deniedOn("DescribeStream", arn, err)
 				return false
 			default:
 				r.health.failed("", "DescribeStream: "+describeErr(err))
