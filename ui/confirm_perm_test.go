@@ -3,12 +3,14 @@ package ui
 import (
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"opsdeck/data"
+	"opsdeck/demo/ddblocal"
 	"opsdeck/internal/termcells"
 )
 
@@ -143,5 +145,41 @@ func TestARefusalIsRememberedForTheNextDialog(t *testing.T) {
 	m, _ = press(t, m, "y")
 	if rt.count() != 1 {
 		t.Errorf("%d UpdateItem: the second, known refused, was sent", rt.count())
+	}
+}
+
+// A release whose ecs:StopTask was refused (the write done, the task not
+// stopped) is remembered: the next release's dialog says its step would be
+// refused, and the write itself, allowed, is still confirmed by y.
+func TestARefusedStepIsRememberedForTheNextDialog(t *testing.T) {
+	w := newActWorld(t)
+	w.session("sess_step_a", "RUNNING", "READY", fixedNow.Add(-time.Hour))
+	w.session("sess_step_b", "RUNNING", "READY", fixedNow.Add(-2*time.Hour))
+	ecs := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, req *http.Request) {
+		rw.Header().Set("Content-Type", "application/x-amz-json-1.1")
+		rw.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(rw, `{"__type":"AccessDeniedException","message":"User: arn:aws:sts::123:assumed-role/oncall/a is not authorized to perform: ecs:StopTask on resource: arn:aws:ecs:us-east-1:123:task/wallcrawler-browsers/x"}`)
+	}))
+	defer ecs.Close()
+	conn, err := data.Connect(w.ctx, data.ConnOptions{Endpoint: ddblocal.TestEndpoint(t), Region: "us-east-1", ECSEndpoint: ecs.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := w.options()
+	o.Store, o.Conn, o.ProbeWrites = data.NewStore(conn, w.tables), displayConn(conn), true
+	m := start(t, o, 120, 50)
+	m = selectRow(t, m, "sess_step_a")
+	m, _ = press(t, m, "x", "y")
+	if f := m.Flash(); !strings.Contains(f, "released sess_step_a") || !strings.Contains(f, "the task still runs") {
+		t.Fatalf("flash %q", f)
+	}
+	m = selectRow(t, m, "sess_step_b")
+	m, _ = press(t, m, "x")
+	if scr := flat(screenOf(m)); !strings.Contains(scr, "not allowed: ecs:StopTask on task/wallcrawler-browsers/x last time — the write would be made, its step refused") {
+		t.Fatalf("the dialog does not remember the refused step:\n%s", screenOf(m))
+	}
+	m, _ = press(t, m, "y")
+	if got := strAttr(w.get(data.TableSessions, sessKey("sess_step_b")), "status"); got != "COMPLETED" {
+		t.Errorf("the allowed write was not made: status %s (flash %q)", got, m.Flash())
 	}
 }
