@@ -333,6 +333,8 @@ func start(f flags) error {
 		MFA:       mfa,
 		ReadOnly:  f.readOnly,
 		Protected: cfg.Protected,
+		// Permission before the confirm (the probe writes nothing).
+		ProbeWrites: true,
 		Actions: action.Options{
 			RetryMax: cfg.Actions.RetryMax,
 			StaleRun: time.Duration(cfg.Actions.StaleRunMinutes) * time.Minute,

@@ -66,6 +66,12 @@ func hasCode(err error, codes ...string) bool {
 // permission for the call.
 func IsAccessDenied(err error) bool { return hasCode(err, accessDeniedCodes...) }
 
+// IsNotAuthorized reports whether the call was refused for want of a
+// permission (AccessDeniedException): the credentials are good, the policy
+// does not allow this action on this resource. Unlike IsAccessDenied it
+// leaves out refused or expired credentials, which refuse every call.
+func IsNotAuthorized(err error) bool { return hasCode(err, "AccessDeniedException") }
+
 // IsThrottled reports whether DynamoDB throttled the request (after the
 // SDK's own retries) or a batch kept coming back unprocessed.
 func IsThrottled(err error) bool {
@@ -188,7 +194,7 @@ func describe(err error) string {
 			return fmt.Sprintf("table %s does not exist%s", table, at(endpoint))
 		}
 		return "table or index does not exist" + at(endpoint) + dash(msg)
-	case code == "AccessDeniedException":
+	case IsNotAuthorized(err):
 		return notAllowed(op, msg)
 	case IsAccessDenied(err):
 		return fmt.Sprintf("access denied (%s)%s%s", code, on(table), dash(msg))

@@ -37,6 +37,7 @@ type actionState struct {
 	opts      action.Options
 	protected []string
 	now       func() time.Time
+	probe     bool // Options.ProbeWrites
 
 	seq  uint64 // last request id issued
 	busy uint64 // the single action in flight, 0 when none
@@ -64,6 +65,8 @@ type actionRunner struct {
 	// flights are the writes sent and not settled, of every connection
 	// of the session: a quit waits for them or abandons them on record.
 	flights *action.Flights
+	// perms: what this connection learnt of its write permissions.
+	perms *permMemory
 }
 
 // auditHandle opens the audit log on first use and keeps it for every
@@ -77,7 +80,7 @@ type auditHandle struct {
 
 // reconnect is the runner for another connection, with the same audit log.
 func (r *actionRunner) reconnect(conn *data.Conn, store *data.Store, tables data.Tables, env string) *actionRunner {
-	return &actionRunner{conn: conn, store: store, tables: tables, env: env, now: r.now, audit: r.audit, flights: r.flights}
+	return &actionRunner{conn: conn, store: store, tables: tables, env: env, now: r.now, audit: r.audit, flights: r.flights, perms: newPermMemory()}
 }
 
 // auditLog opens the audit log on first use. Safe for concurrent use.
@@ -165,13 +168,14 @@ func (m *Model) initActions(o Options) {
 		opts:      o.Actions,
 		protected: o.Protected,
 		now:       o.Now,
+		probe:     o.ProbeWrites,
 	}
 	conn := o.Conn
 	if o.Store != nil && o.Store.Conn() != nil {
 		// Writes go where the reads come from.
 		conn = o.Store.Conn()
 	}
-	m.act.run = &actionRunner{conn: conn, store: o.Store, tables: m.ctx.Tables, env: m.env, now: o.Now, audit: &auditHandle{path: o.AuditPath}, flights: &action.Flights{}}
+	m.act.run = &actionRunner{conn: conn, store: o.Store, tables: m.ctx.Tables, env: m.env, now: o.Now, audit: &auditHandle{path: o.AuditPath}, flights: &action.Flights{}, perms: newPermMemory()}
 	m.offerActions()
 }
 
@@ -340,7 +344,7 @@ func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.
 	m.dialog, m.mode = d, modeDialog
 	m.sizeDialog()
 	m.setFlash("", false) // an older message is not about this dialog
-	return m, d.Init(), true
+	return m, tea.Batch(d.Init(), m.startPermCheck(d)), true
 }
 
 // skippedRow is a marked row the action does not apply to, and why.

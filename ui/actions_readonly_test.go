@@ -52,7 +52,9 @@ func TestReadOnlyOffersNoActionAndSendsNoWrite(t *testing.T) {
 	w.failedEvent("ev_ro", 0, fixedNow.Add(-time.Hour))
 	w.sandbox("sb-ro", time.Hour)
 	rec := &recorder{}
-	m := start(t, w.withClient(rec, true), 120, 40)
+	o := w.withClient(rec, true)
+	o.ProbeWrites = true // as main runs it: read-only never probes either
+	m := start(t, o, 120, 40)
 
 	steps := []struct {
 		pane string

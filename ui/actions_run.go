@@ -124,7 +124,9 @@ func runOne(ctx context.Context, run *actionRunner, p action.Plan) action.Result
 	if err != nil {
 		return action.Result{Plan: p, Err: err, Message: p.Spec().NotDone(err.Error())}
 	}
-	return exec.Execute(ctx, p)
+	res := exec.Execute(ctx, p)
+	run.perms.noteResult(res)
+	return res
 }
 
 // bulkRow writes row i of a bulk run. Rows go one after another, each with

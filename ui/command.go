@@ -173,7 +173,9 @@ func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
 			}
 			continue
 		}
-		if a.Arg != "" && len(spec.Words) > 0 {
+		// Keywords follow the argument, or stand alone on a command
+		// that takes none (`:overview envs`).
+		if (a.Arg != "" || spec.Arg == views.ArgNone) && len(spec.Words) > 0 {
 			if err := addWord(spec, &a, t); err != nil {
 				return a, usage("%s", err.Error())
 			}

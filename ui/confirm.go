@@ -50,6 +50,8 @@ type confirmDialog struct {
 	acked     bool
 	// refused says why the last answer did nothing; the next key clears it.
 	refused string
+	// perm: whether DynamoDB would allow the write (confirm_perm.go).
+	perm permState
 
 	scroll int
 	// w, h are the size the dialog is drawn at (the root sets them before
@@ -147,6 +149,8 @@ func (d *confirmDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		return d, nil
 	case tea.KeyPressMsg:
 		return d.key(msg)
+	case permProbedMsg:
+		d.probed(msg)
 	}
 	return d, nil
 }
@@ -168,6 +172,10 @@ func (d *confirmDialog) key(k tea.KeyPressMsg) (Dialog, tea.Cmd) {
 			if d.stale != "" {
 				return d, nil
 			}
+			if why := d.writeRefused(); why != "" {
+				d.refused = why
+				return d, nil
+			}
 			if why, cmd := d.refuse(k); why != "" {
 				d.refused = why
 				return d, cmd
@@ -187,6 +195,12 @@ func (d *confirmDialog) key(k tea.KeyPressMsg) (Dialog, tea.Cmd) {
 	case key.Matches(k, d.confirm):
 		if d.stale != "" {
 			return d, nil // nothing left to confirm; n/esc closes
+		}
+		if why := d.writeRefused(); why != "" {
+			// Known to be refused: sending it would only add a failure
+			// (and an audit line) to what the dialog already says.
+			d.refused = why
+			return d, nil
 		}
 		if why, cmd := d.refuse(k); why != "" {
 			d.refused = why
@@ -284,6 +298,8 @@ func (d *confirmDialog) Hints() string {
 		return "enlarge the terminal: too small to show this question, so it cannot be answered · " + esc + " cancels"
 	case d.stale != "":
 		return d.deny.Help().Key + " close · " + scroll
+	case d.perm.denied != "":
+		return d.deny.Help().Key + " close — the write would be refused · " + scroll
 	case d.typed:
 		return "type " + d.Phrase() + " then " + enter + " to confirm · " + esc + " cancel · " + scroll
 	case d.mustReread() && d.rereadLeft() > 0:

@@ -44,6 +44,9 @@ func (d *confirmDialog) View(width, height int) string {
 	if d.stale != "" {
 		add(th.Error.Render(inert.Line("nothing to confirm any more — n/esc closes", inner)))
 	}
+	if l := d.permBody(); l != "" {
+		add(wrapStyled(th.Muted, l, inner)...)
+	}
 	add("")
 	if d.bulk {
 		add(th.Header.Render(inert.Line("Rows and changes (each row with its own guard)", inner)))
@@ -138,12 +141,15 @@ func (d *confirmDialog) footLines(inner int) []string {
 	} else if d.acked && d.stale == "" {
 		foot = append(foot, wrapStyled(th.Muted, "change acknowledged", inner)...)
 	}
+	for _, l := range d.permFoot() {
+		foot = append(foot, wrapStyled(th.Error, l, inner)...)
+	}
 	if d.refused != "" {
 		foot = append(foot, wrapStyled(th.Error, d.refused, inner)...)
 	}
 	verb := strings.ToLower(plansTitle(d.plans))
 	switch {
-	case d.stale != "":
+	case d.stale != "", d.perm.denied != "":
 		foot = append(foot, th.Key.Render(d.deny.Help().Key)+" close")
 	case d.typed:
 		foot = append(foot, wrapStyled(th.Warn, fmt.Sprintf("Protected environment %q: type %s and press %s to %s (%s cancels).", d.env, d.Phrase(), keyName(d.submit), verb, keyName(d.dismiss)), inner)...)

@@ -96,6 +96,9 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, h := range b.Health {
 		cmds = append(cmds, m.noteHealth(h))
+		if h.NotAllowed {
+			m.streamNotAllowed(h)
+		}
 		if h.Table != "" {
 			m.live.health[h.Table] = h
 		}
@@ -233,6 +236,9 @@ func (m Model) liveLabel(p views.Pane) string {
 	}
 	switch h.State {
 	case stream.StatePolling:
+		if h.NotAllowed {
+			return "stream not allowed: polling every " + shortDuration(m.live.fallback)
+		}
 		return "polling every " + shortDuration(m.live.fallback)
 	case stream.StateOff:
 		return "stream off: polling every " + shortDuration(m.live.fallback)
@@ -289,6 +295,10 @@ func (m Model) healthSummary() string {
 				nLive++
 			}
 		case stream.StatePolling:
+			if h.NotAllowed {
+				bad = append(bad, string(s.ID)+" polling (stream denied)")
+				continue
+			}
 			nPoll++
 		case stream.StatePaused:
 			nPaused++
@@ -337,6 +347,8 @@ func (m Model) streamHealthLine() string {
 			ok = append(ok, string(s.ID))
 		case h.State == stream.StateGap:
 			first = append(first, strings.TrimSpace(string(s.ID)+" gap "+m.gapSpan(h)))
+		case h.NotAllowed:
+			first = append(first, string(s.ID)+" polling (stream denied)")
 		default:
 			first = append(first, string(s.ID)+" "+string(h.State))
 		}

@@ -99,3 +99,13 @@ func (m *Model) tailBackLive(t data.TableID, from stream.State) tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// streamNotAllowed says once why a table went to polling for want of a
+// permission (the reader repeats nothing while it stays refused): the
+// refused read and its resource, on the message line and in :messages.
+func (m *Model) streamNotAllowed(h stream.Health) {
+	if prev, ok := m.live.health[h.Table]; ok && prev.NotAllowed && prev.Detail == h.Detail {
+		return
+	}
+	m.setFlash(string(h.Table)+": "+h.Detail, true)
+}

@@ -45,6 +45,8 @@ type Model struct {
 
 	active int // index into panes of the pane shown
 	mode   mode
+	// envsSeq numbers the `:overview envs` screens (overview_envs.go).
+	envsSeq uint64
 
 	width, height int
 
@@ -334,6 +336,18 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil // the redraw shows a reconnect that outlasted its grace
 	case views.OpenScopeMsg:
 		return m.openScope(msg.Scope)
+	case views.OverviewEnvsMsg:
+		return m.openEnvsOverview(msg)
+	case envConnectedMsg:
+		// Routed here, not by mode: an answer that arrives after the
+		// screen was left must still close its connection.
+		if d, ok := m.dialog.(*envsOverview); ok && m.mode == modeDialog {
+			return m, d.connected(msg)
+		}
+		if msg.sess != nil {
+			msg.sess.Close()
+		}
+		return m, nil
 	case interface{ PaneID() views.PaneID }:
 		// An answer addressed to one pane (a page, a quota): it goes there
 		// whether or not that pane is shown.

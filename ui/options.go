@@ -62,6 +62,11 @@ type Options struct {
 	Actions action.Options
 	// AuditPath is the audit log; "" means action.DefaultAuditPath().
 	AuditPath string
+	// ProbeWrites: a confirmation asks DynamoDB whether its write would be
+	// authorized, without writing (ui/confirm_perm.go). main sets it; the
+	// tests that hold or fail UpdateItem at the server's door leave it off,
+	// so that the write they hold is the operator's.
+	ProbeWrites bool
 
 	// Theme and Keys default to the dark theme and the default keymap when
 	// zero.

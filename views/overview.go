@@ -60,8 +60,15 @@ func overviewPane() PaneSpec {
 		ID: PaneOverview, Name: "Overview", Short: "Ovw", DefaultKey: "0",
 		New: func(c *Context, s Scopes) Pane { return NewOverview(c, s.Overview) },
 		Commands: []CommandSpec{{
-			Name: "overview", Usage: ":overview",
-			Run: func(p Pane, _ Args) tea.Cmd { return p.Init() },
+			Name: "overview", Usage: ":overview [envs]", Words: []string{"envs"},
+			Run: func(p Pane, a Args) tea.Cmd {
+				if a.Words[0] == "envs" {
+					// The pane under the screen counts too: it is what
+					// esc returns to.
+					return tea.Batch(p.Init(), p.(*Overview).envs())
+				}
+				return p.Init()
+			},
 		}},
 	}
 }

@@ -251,6 +251,18 @@ func TestPolicyAllowsEveryCallTheDataLayerMakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The permission probe before a confirmation: the plan's own UpdateItem
+	// on the same table (operator policy). A read-only connection never
+	// probes, so the read-only policy needs nothing for it.
+	if perm := action.ProbeWrite(ctx, conn, tables, p, time.Now()); !perm.Known || !perm.Allowed {
+		t.Fatalf("probe: %+v", perm)
+	}
+	roConn := *conn
+	roConn.ReadOnly = true
+	before := len(rec.seen())
+	if perm := action.ProbeWrite(ctx, &roConn, tables, p, time.Now()); perm.Known || len(rec.seen()) != before {
+		t.Fatalf("a read-only probe answered %+v after %d calls", perm, len(rec.seen())-before)
+	}
 	if r := exec.Execute(ctx, p); !r.OK || r.Then == nil || !r.Then.OK {
 		t.Fatalf("release: OK=%v Then=%+v %q", r.OK, r.Then, r.Message)
 	}

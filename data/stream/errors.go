@@ -23,6 +23,7 @@ const (
 	faultNotFound               // shard/stream/table unknown: rediscover
 	faultThrottled              // read limit: back off hard, report "throttled"
 	faultCanceled               // our own context ended
+	faultDenied                 // AccessDeniedException: the policy refuses the read (denied.go)
 )
 
 func classify(ctx context.Context, err error) fault {
@@ -53,6 +54,8 @@ func classify(ctx context.Context, err error) fault {
 			return faultTrimmed
 		case "ResourceNotFoundException":
 			return faultNotFound
+		case "AccessDeniedException":
+			return faultDenied
 		case "LimitExceededException", "ThrottlingException", "ProvisionedThroughputExceededException",
 			"RequestLimitExceeded", "TooManyRequestsException":
 			return faultThrottled

@@ -193,6 +193,12 @@ func (h *healthTracker) unpause() {
 // sent again. Until resume, shard readers' reports are ignored: they are
 // being cancelled.
 func (h *healthTracker) stopped(s State, detail string) {
+	h.stop(Health{State: s, Detail: detail})
+}
+
+// stop is stopped with the whole report (NotAllowed).
+func (h *healthTracker) stop(hl Health) {
+	s, detail := hl.State, hl.Detail
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.final {
@@ -206,7 +212,7 @@ func (h *healthTracker) stopped(s State, detail string) {
 		return
 	}
 	h.down = true
-	h.emitLocked(s, detail)
+	h.emitGapLocked(hl)
 }
 
 // resume starts a new attempt to read the table: "live" is reported once

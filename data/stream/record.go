@@ -89,6 +89,11 @@ type Health struct {
 	// again). Rows read before are not corrected by any record of the new
 	// stream: whoever shows the table reads it again.
 	Replaced bool
+	// NotAllowed (with StatePolling): the stream reads were refused for
+	// want of a permission (AccessDeniedException); Detail names the IAM
+	// action and resource. The table is re-queried instead, and the reads
+	// are tried again now and then (the policy may be fixed).
+	NotAllowed bool
 }
 
 // Sink receives records and health changes. Both methods are called from the

@@ -142,6 +142,8 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 					return s.end(endCanceled, nil)
 				case faultNotFound:
 					return s.end(endNotFound, err)
+				case faultDenied:
+					return s.end(endDenied, &deniedError{op: "GetShardIterator", err: err})
 				case faultTrimmed:
 					s.lostIterator(pos, true)
 					next = s.pause(&bo, &retryNow)
@@ -189,6 +191,8 @@ func (s *shardReader) run(ctx context.Context) (ev shardEnd) {
 				return s.end(endCanceled, nil)
 			case faultNotFound:
 				return s.end(endNotFound, err)
+			case faultDenied:
+				return s.end(endDenied, &deniedError{op: "GetRecords", err: err})
 			case faultExpired:
 				s.tr.logf("shard %s: %s", s.id, describeErr(err))
 				s.lostIterator(s.position(), false)

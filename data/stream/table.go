@@ -115,6 +115,7 @@ const (
 	endNotFound                  // the shard (or stream) is unknown to the server
 	endCanceled
 	endPanic
+	endDenied // the policy refuses the reads (denied.go)
 )
 
 type shardEnd struct {
@@ -308,6 +309,9 @@ func (r *tableReader) open(ctx context.Context) bool {
 				return true
 			case classify(ctx, err) == faultCanceled:
 				return false
+			case isDenied(ctx, err):
+				r.deniedOn("DescribeStream", arn, err)
+				return false
 			default:
 				r.health.failed("", "DescribeStream: "+describeErr(err))
 				r.logf("describe stream: %v", err)
@@ -426,6 +430,9 @@ func (r *tableReader) onEnd(ctx context.Context, ev shardEnd) bool {
 		info.status = shardIdle
 		r.startShard(ctx, info, info.restarts.next())
 		return true
+	case endDenied:
+		r.denied(ev.err.(*deniedError).op, ev.err)
+		return false
 	default: // endNotFound
 		return r.rediscover(ctx, info, ev.err)
 	}
@@ -443,6 +450,9 @@ func (r *tableReader) rediscover(ctx context.Context, info *shardInfo, cause err
 			return false
 		case faultNotFound:
 			return r.streamGone(ctx)
+		case faultDenied:
+			r.denied("DescribeStream", err)
+			return false
 		}
 		// Server trouble: try the same shard again later; its reader will
 		// report what it finds.
@@ -473,31 +483,6 @@ func (r *tableReader) rediscover(ctx context.Context, info *shardInfo, cause err
 	return true
 }
 
-// adopt handles a shard that vanished without children (a restarted DynamoDB
-// Local can do this): new root shards of the same stream are read from
-// TRIM_HORIZON, but must not deliver again what the vanished shard already
-// delivered. Sequence numbers within one stream only grow, so the vanished
-// shard's last sequence number becomes their floor.
-func (r *tableReader) adopt(gone *shardInfo, shards []st.Shard) {
-	floor := gone.lastSeq
-	if seqAfter(gone.floor, floor) {
-		floor = gone.floor
-	}
-	if floor == "" {
-		return
-	}
-	for _, s := range shards {
-		id := aws.ToString(s.ShardId)
-		if _, known := r.shards[id]; known {
-			continue
-		}
-		if p := aws.ToString(s.ParentShardId); p == "" || r.shards[p] == nil || p == gone.id {
-			r.shards[id] = &shardInfo{id: id, parent: aws.ToString(s.ParentShardId), status: shardIdle,
-				start: position{typ: st.ShardIteratorTypeTrimHorizon}, floor: floor, restarts: r.newBackoff()}
-		}
-	}
-}
-
 // findChildren looks for the children of closed shards whose turn is due.
 func (r *tableReader) findChildren(ctx context.Context) bool {
 	now := time.Now()
@@ -512,6 +497,9 @@ func (r *tableReader) findChildren(ctx context.Context) bool {
 				return false
 			case faultNotFound:
 				return r.streamGone(ctx)
+			case faultDenied:
+				r.denied("DescribeStream", err)
+				return false
 			}
 			r.health.failed("", "DescribeStream: "+describeErr(err))
 			w.due = time.Now().Add(w.bo.next())

@@ -26,6 +26,9 @@ func (r *tableReader) currentStream(ctx context.Context) (arn string, ok, retry 
 		case faultNotFound:
 			r.health.stopped(StateOff, fmt.Sprintf("table %s does not exist", r.name))
 			return "", false, false
+		case faultDenied:
+			r.denied("DescribeTable", err)
+			return "", false, false
 		}
 		r.health.failed("", "DescribeTable: "+describeErr(err))
 		r.logf("describe table: %v", err)
