@@ -73,6 +73,9 @@ type ScanOptions struct {
 	// that reach a project through their list). DynamoDB still reads — and
 	// bills — every item; only the matches come back.
 	Filter Cond
+	// Where, when it holds terms (PlanScan), adds them to the filter, and
+	// its projection (Scope.Project) becomes the ProjectionExpression.
+	Where Scope
 }
 
 // DefaultCallTimeout is how long one call of a long read waits for
@@ -154,7 +157,7 @@ func (s *Store) ScanTable(ctx context.Context, table TableID, o ScanOptions, pro
 						Limit:                  aws.Int32(BulkPageItems),
 						ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 					}
-					o.Filter.applyTo(in)
+					o.applyTo(in)
 					return s.conn.DB.Scan(ctx, in)
 				})
 				if err != nil {
@@ -188,15 +191,18 @@ func (s *Store) ScanTable(ctx context.Context, table TableID, o ScanOptions, pro
 	return all, firstErr
 }
 
-// applyTo sets the scan's FilterExpression from the term (none when its
-// Attr is empty), built as a query's filter is.
-func (c Cond) applyTo(in *dynamodb.ScanInput) {
-	if c.Attr == "" {
-		return
-	}
+// applyTo sets the scan's FilterExpression from Filter and Where's terms
+// (none when neither holds one), built as a query's filter is, and
+// Where's projection.
+func (o ScanOptions) applyTo(in *dynamodb.ScanInput) {
 	var e Expr
-	sc := Scope{Filter: [2]Cond{c}}
-	in.FilterExpression = aws.String(sc.filterExpr(&e))
+	sc := Scope{Table: o.Where.Table, Filter: [2]Cond{o.Filter}, Terms: o.Where.Terms, Only: o.Where.Only}
+	if f := sc.filterExpr(&e); f != "" {
+		in.FilterExpression = aws.String(f)
+	}
+	if sc.Only != "" {
+		in.ProjectionExpression = aws.String(e.Projection(sc.readNames()...))
+	}
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = e.Names(), e.Values()
 }
 

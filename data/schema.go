@@ -47,12 +47,14 @@ type Projection struct {
 	NonKey []string // only for INCLUDE
 }
 
-// Index is a global secondary index.
+// Index is a global secondary index, or a local one when Local is set
+// (its partition key is the table's).
 type Index struct {
 	Name       string
 	PK         KeyAttr
 	SK         *KeyAttr // nil when the index has no sort key
 	Projection Projection
+	Local      bool
 }
 
 // StreamView mirrors DynamoDB's StreamViewType; empty means no stream.
@@ -187,6 +189,9 @@ func (t Tables) WithPrefix(prefix string) Tables {
 // Name returns the physical table name for id.
 func (t Tables) Name(id TableID) string {
 	if n, ok := t.names[id]; ok {
+		return n
+	}
+	if n, ok := unmodeledName(id); ok {
 		return n
 	}
 	// A zero Tables still answers with the default template for dev.

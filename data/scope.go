@@ -36,6 +36,10 @@ type Scope struct {
 	// Filter holds up to two filter terms, applied by DynamoDB after the
 	// key condition (the FilterExpression): pages can come back short.
 	Filter [2]Cond
+	// Terms, when not "", holds any number of further filter terms
+	// (comparison terms, terms.go), encoded so Scope stays comparable:
+	// set with Where or PlanQuery, read with FilterTerms.
+	Terms string
 
 	// NewestFirst reads the index backwards (ScanIndexForward=false).
 	NewestFirst bool
@@ -171,8 +175,8 @@ func (s Scope) Projection() Projection {
 // (GetItem, consistent): the base table, partition key given and, where
 // the table has a sort key, the sort key by equality.
 func (s Scope) IsGet() bool {
-	if s.Via != ViaKey || s.Index != "" || s.PKAttr == "" {
-		return false
+	if s.Via != ViaKey || s.Index != "" || s.PKAttr == "" || s.Terms != "" {
+		return false // a GetItem has no filter: terms need a Query
 	}
 	schema, ok := Schema(s.Table)
 	if !ok {

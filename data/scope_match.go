@@ -41,13 +41,17 @@ func (s Scope) Matches(item map[string]types.AttributeValue) bool {
 		if !okLo || !okHi || lo < 0 || hi > 0 {
 			return false
 		}
+	case SKLess, SKAtMost, SKGreater, SKAtLeast:
+		if !skOrderHolds(s.SKOp, item[s.SKAttr], s.skValue()) {
+			return false
+		}
 	}
 	for _, c := range s.Filter {
 		if c.Attr != "" && !c.holds(item) {
 			return false
 		}
 	}
-	return true
+	return s.termsHold(item)
 }
 
 // inIndex checks GSI membership: every key attribute of the index must be

@@ -137,6 +137,8 @@ func (s *Store) queryInput(sc Scope, req PageRequest, only []string) (*dynamodb.
 		cond += " AND begins_with(" + e.Name(sc.SKAttr) + ", " + e.Value(sc.skValue()) + ")"
 	case SKBetween:
 		cond += " AND " + e.Name(sc.SKAttr) + " BETWEEN " + e.Value(sc.skValue()) + " AND " + e.Value(sc.skHigh())
+	case SKLess, SKAtMost, SKGreater, SKAtLeast:
+		cond += " AND " + e.Name(sc.SKAttr) + " " + skCmp[sc.SKOp] + " " + e.Value(sc.skValue())
 	default:
 		return nil, fmt.Errorf("data: unsupported sort key operator %d", sc.SKOp)
 	}
@@ -300,5 +302,5 @@ func (sc Scope) filterExpr(e *Expr) string {
 			filter += e.Name(c.Attr) + " = " + e.Value(S(c.Value))
 		}
 	}
-	return filter
+	return sc.termsExpr(e, filter)
 }

@@ -19,6 +19,12 @@ type Tailer struct {
 	mu      sync.Mutex
 	full    map[data.TableID]bool // nil: every table at full rate
 	readers map[data.TableID]*tableReader
+
+	// followMu guards followed, the tables added at run time (Follow),
+	// and run, set while Run runs (follow.go). It is never taken under mu.
+	followMu sync.Mutex
+	followed []followedTable
+	run      *running
 }
 
 // New prepares a Tailer; nothing is called until Run.
@@ -66,7 +72,7 @@ func (t *Tailer) SetDemand(full []data.TableID) {
 // Demand is the rate each tailed table is read at now.
 func (t *Tailer) Demand() map[data.TableID]Rate {
 	out := map[data.TableID]Rate{}
-	for _, id := range t.opts.Tables {
+	for _, id := range t.tableIDs() {
 		out[id] = t.rateOf(id)
 	}
 	return out
@@ -76,7 +82,7 @@ func (t *Tailer) Demand() map[data.TableID]Rate {
 // Options.Tables.
 func (t *Tailer) FullRate() []data.TableID {
 	var out []data.TableID
-	for _, id := range t.opts.Tables {
+	for _, id := range t.tableIDs() {
 		if t.rateOf(id) == RateFull && !slices.Contains(out, id) {
 			out = append(out, id)
 		}
@@ -98,30 +104,32 @@ func (t *Tailer) rateOf(id data.TableID) Rate {
 // through sink.Health and retried; a table whose stream is gone is checked
 // again until it has one.
 func (t *Tailer) Run(ctx context.Context, sink Sink) error {
-	var wg sync.WaitGroup
+	run := &running{ctx: ctx, sink: sink, cancels: map[data.TableID]context.CancelFunc{}}
 	seen := map[data.TableID]bool{}
 	for _, id := range t.opts.Tables {
 		if seen[id] {
 			continue
 		}
 		seen[id] = true
-		h := newHealthTracker(id, sink, t.opts.Clock)
 		if _, ok := data.Schema(id); !ok {
-			h.terminal(StateOff, "unknown table id "+string(id))
+			newHealthTracker(id, sink, t.opts.Clock).terminal(StateOff, "unknown table id "+string(id))
 			continue
 		}
-		r := newTableReader(t, id, t.tables.Name(id), sink, h)
-		r.setRate(t.rateOf(id))
-		t.mu.Lock()
-		t.readers[id] = r
-		t.mu.Unlock()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.run(ctx)
-		}()
+		t.start(run, id, t.tables.Name(id))
 	}
+	// Tables followed before Run start now; later ones start in Follow.
+	t.followMu.Lock()
+	t.run = run
+	for _, f := range t.followed {
+		if !seen[f.id] {
+			t.start(run, f.id, f.name)
+		}
+	}
+	t.followMu.Unlock()
 	<-ctx.Done()
-	wg.Wait()
+	t.followMu.Lock()
+	t.run = nil // no reader starts after this: Wait below sees them all
+	t.followMu.Unlock()
+	run.wg.Wait()
 	return nil
 }
