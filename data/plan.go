@@ -2,6 +2,7 @@ package data
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -207,8 +208,31 @@ func planOn(schema TableSchema, c candidate, conds []Term) (Scope, int, error) {
 		}
 		rest = append(rest, t)
 	}
+	if c.index != "" {
+		// DynamoDB refuses a filter on an attribute the index does not
+		// hold (it would need the base item).
+		for _, t := range rest {
+			if !projects(schema, c, t.Attr) {
+				return Scope{}, -1, fmt.Errorf("%s: index %s does not hold %s, so it cannot filter on it (give %s= to read the table, or :scan %s TERMS…)",
+					t, c.index, t.Attr, schema.PK.Name, TableLabel(schema.ID))
+			}
+		}
+	}
 	sc.Terms = encodeTerms(rest)
 	return sc, score, nil
+}
+
+// projects reports whether index candidate c holds attr in its items: its
+// own keys, the table's keys, and what its projection copies.
+func projects(schema TableSchema, c candidate, attr string) bool {
+	ix, _ := schema.Index(c.index)
+	switch {
+	case ix.Projection.Type == ProjectAll || ix.Projection.Type == "":
+		return true
+	case attr == c.pk.Name || (c.sk != nil && attr == c.sk.Name) || slices.Contains(schema.KeyNames(), attr):
+		return true
+	}
+	return ix.Projection.Type == ProjectInclude && slices.Contains(ix.Projection.NonKey, attr)
 }
 
 // skUsable reports whether a term can be a Query's sort-key condition.
