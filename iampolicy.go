@@ -13,7 +13,7 @@ import (
 	"opsdeck/data/iampolicy"
 )
 
-const iamPolicyUsage = "usage: opsdeck iam-policy read-only|operator [--scan] [--env NAME] [--config FILE] [--region REGION] [--account ID] [--cluster NAME]"
+const iamPolicyUsage = "usage: opsdeck iam-policy read-only|operator [--scan] [--browse] [--env NAME] [--config FILE] [--region REGION] [--account ID] [--cluster NAME]"
 
 // runIAMPolicy is `opsdeck iam-policy`: it prints the least-privilege IAM
 // policy for the env's tables (data/iampolicy builds it) and connects to
@@ -22,13 +22,14 @@ func runIAMPolicy(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("opsdeck iam-policy", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var env, cfgPath, region, account, cluster string
-	var scan bool
+	var scan, browse bool
 	fs.StringVar(&env, "env", "", "environment name that fills {env} in table names (default from config, else dev)")
 	fs.StringVar(&cfgPath, "config", "", "config file (default "+config.DefaultPath()+")")
 	fs.StringVar(&region, "region", "", "region in the ARNs (default: the env's region in the config, then $AWS_REGION; else *)")
 	fs.StringVar(&account, "account", "", "12-digit account id in the ARNs (default *)")
 	fs.StringVar(&cluster, "cluster", "", "ECS cluster whose tasks a release may stop (operator; default *: the cluster is read from each session's ecsTaskArn)")
 	fs.BoolVar(&scan, "scan", false, "also allow dynamodb:Scan on the tables (the explicit whole-table scan)")
+	fs.BoolVar(&browse, "browse", false, "also allow reading (and with --scan scanning) every table of the account, for :table NAME on tables no pane models")
 	// The level may come before or after the flags.
 	var level string
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
@@ -70,7 +71,7 @@ func runIAMPolicy(args []string, stdout, stderr io.Writer) int {
 	}
 	own, _ := cfg.EnvSettings(env)
 	doc, err := iampolicy.Build(iampolicy.Options{
-		Level: lv, Tables: tables, Scan: scan, Account: account, Cluster: cluster,
+		Level: lv, Tables: tables, Scan: scan, Browse: browse, Account: account, Cluster: cluster,
 		Region: firstNonEmpty(region, own.Region, cfg.Region, os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION")),
 	})
 	if err != nil {

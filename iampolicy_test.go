@@ -54,3 +54,25 @@ func TestIAMPolicyCommandRefusesBadUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestIAMPolicyCommandBrowse: --browse reaches every table of the account
+// (:table NAME on a table no pane models); without it no table/* appears.
+func TestIAMPolicyCommandBrowse(t *testing.T) {
+	for _, browse := range []bool{false, true} {
+		args := []string{"read-only", "--config", "/dev/null", "--region", "eu-west-1", "--account", "123456789012"}
+		if browse {
+			args = append(args, "--browse")
+		}
+		var out, errb bytes.Buffer
+		if code := runIAMPolicy(args, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		every := strings.Contains(out.String(), `"arn:aws:dynamodb:eu-west-1:123456789012:table/*"`)
+		if every != browse || strings.Contains(out.String(), "BrowseAnyTable") != browse {
+			t.Errorf("--browse=%v: table/* granted %v:\n%s", browse, every, out.String())
+		}
+		if !strings.Contains(out.String(), `"dynamodb:ListTables"`) {
+			t.Errorf("no ListTables:\n%s", out.String())
+		}
+	}
+}

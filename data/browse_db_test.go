@@ -288,7 +288,9 @@ func TestListTablesPages(t *testing.T) {
 			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("k"), AttributeType: "S"}}}); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(n)}) })
+		t.Cleanup(func() {
+			_, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(n)})
+		})
 	}
 	before := l.ops.count("ListTables")
 	paged, err := listTables(ctx, db, 2)

@@ -47,6 +47,11 @@ type Options struct {
 	// Scan grants dynamodb:Scan on the base tables, for the explicit
 	// whole-table scan (ScanTable); no read path scans otherwise.
 	Scan bool
+	// Browse grants the reads (and, with Scan, the scan) on every table of
+	// the account and region, not only the env's: what :table NAME needs
+	// for a table no pane models. Without it :tables still lists every
+	// table, and describing or reading another one is refused.
+	Browse bool
 }
 
 // Document is an IAM policy document, in the field names IAM reads.
@@ -67,9 +72,12 @@ type Statement struct {
 // lists the SDK calls in the data layer's source and fails when one is not
 // exercised here or not allowed.
 var (
-	tableReads  = []string{"dynamodb:DescribeTable", "dynamodb:Query", "dynamodb:GetItem", "dynamodb:BatchGetItem"}
-	indexReads  = []string{"dynamodb:Query"}
-	streamReads = []string{"dynamodb:DescribeStream", "dynamodb:GetShardIterator", "dynamodb:GetRecords"}
+	tableReads = []string{"dynamodb:DescribeTable", "dynamodb:DescribeTimeToLive", "dynamodb:Query", "dynamodb:GetItem", "dynamodb:BatchGetItem"}
+	// ListTables (:tables) has no resource of its own: IAM grants it on
+	// "*" only.
+	accountReads = []string{"dynamodb:ListTables"}
+	indexReads   = []string{"dynamodb:Query"}
+	streamReads  = []string{"dynamodb:DescribeStream", "dynamodb:GetShardIterator", "dynamodb:GetRecords"}
 )
 
 var accountRE = regexp.MustCompile(`^[0-9]{12}$`)
@@ -115,9 +123,20 @@ func Build(o Options) (Document, error) {
 		{Sid: "ReadTables", Action: tableReads, Resource: tables},
 		{Sid: "QueryIndexes", Action: indexReads, Resource: indexes},
 		{Sid: "ReadStreams", Action: streamReads, Resource: streams},
+		{Sid: "ListTables", Action: accountReads, Resource: []string{"*"}},
 	}}
 	if o.Scan {
 		doc.Statement = append(doc.Statement, Statement{Sid: "ScanTables", Action: []string{"dynamodb:Scan"}, Resource: tables})
+	}
+	if o.Browse {
+		every := tableARN("*")
+		doc.Statement = append(doc.Statement,
+			Statement{Sid: "BrowseAnyTable", Action: tableReads, Resource: []string{every}},
+			Statement{Sid: "BrowseAnyIndex", Action: indexReads, Resource: []string{every + "/index/*"}},
+			Statement{Sid: "TailAnyTable", Action: streamReads, Resource: []string{every + "/stream/*"}})
+		if o.Scan {
+			doc.Statement = append(doc.Statement, Statement{Sid: "ScanAnyTable", Action: []string{"dynamodb:Scan"}, Resource: []string{every}})
+		}
 	}
 	if o.Level == Operator {
 		var written []string

@@ -3,6 +3,7 @@ package iampolicy
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,7 +56,7 @@ func TestPolicyJSONShape(t *testing.T) {
 			actions[sid] = append(actions[sid], a.(string))
 		}
 	}
-	wantSids := []string{"ReadTables", "QueryIndexes", "ReadStreams", "GuardedTransitions", "StopReleasedSessionTask"}
+	wantSids := []string{"ReadTables", "QueryIndexes", "ReadStreams", "ListTables", "GuardedTransitions", "StopReleasedSessionTask"}
 	var sids []string
 	for _, st := range got.Statement {
 		sids = append(sids, st["Sid"].(string))
@@ -113,8 +114,16 @@ func TestReadOnlyHasNoWritesAndScanOnlyWhenAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, _ := json.Marshal(ro)
-	for _, bad := range []string{"UpdateItem", "PutItem", "DeleteItem", "ecs:", "Scan", `"*"`} {
+	// "*" is allowed only for ListTables, which has no other resource.
+	var scoped Document
+	scoped.Statement = slices.DeleteFunc(slices.Clone(ro.Statement), func(st Statement) bool {
+		return st.Sid == "ListTables" && slices.Equal(st.Action, []string{"dynamodb:ListTables"}) && slices.Equal(st.Resource, []string{"*"})
+	})
+	if len(scoped.Statement) != len(ro.Statement)-1 {
+		t.Errorf("read-only policy lacks ListTables on *: %+v", ro.Statement)
+	}
+	raw, _ := json.Marshal(scoped)
+	for _, bad := range []string{"UpdateItem", "PutItem", "DeleteItem", "ecs:", "Scan", `"*"`, "ListTables"} {
 		if strings.Contains(string(raw), bad) {
 			t.Errorf("read-only policy mentions %s:\n%s", bad, raw)
 		}
@@ -125,6 +134,35 @@ func TestReadOnlyHasNoWritesAndScanOnlyWhenAsked(t *testing.T) {
 	}
 	if scan.Allows("dynamodb:Scan", table+"/index/projectId-createdAt-index") {
 		t.Error("--scan grants Scan on indexes; only the base tables are scanned")
+	}
+}
+
+// TestBrowseGrantsEveryTable: only Browse reaches a table outside the env,
+// and only Browse with Scan scans it.
+func TestBrowseGrantsEveryTable(t *testing.T) {
+	tables := mustTables(t, "dev", nil)
+	build := func(browse, scan bool) Document {
+		d, err := Build(Options{Level: ReadOnly, Tables: tables, Browse: browse, Scan: scan, Region: "eu-west-1", Account: "123456789012"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	other := "arn:aws:dynamodb:eu-west-1:123456789012:table/orders-ledger"
+	plain, browse, browseScan := build(false, false), build(true, false), build(true, true)
+	for _, a := range []string{"dynamodb:DescribeTable", "dynamodb:DescribeTimeToLive", "dynamodb:Query", "dynamodb:GetItem"} {
+		if plain.Allows(a, other) || !browse.Allows(a, other) {
+			t.Errorf("%s on another table: plain %v, browse %v", a, plain.Allows(a, other), browse.Allows(a, other))
+		}
+	}
+	if !browse.Allows("dynamodb:Query", other+"/index/by-state") || !browse.Allows("dynamodb:GetRecords", other+"/stream/2026-11-27T00:00:00.000") {
+		t.Error("browse lacks the index query or the stream read")
+	}
+	if browse.Allows("dynamodb:Scan", other) || !browseScan.Allows("dynamodb:Scan", other) || browseScan.Allows("dynamodb:UpdateItem", other) {
+		t.Error("Scan on another table must need Browse and Scan; no write ever")
+	}
+	if !plain.Allows("dynamodb:ListTables", "*") {
+		t.Error("ListTables must be granted without Browse (:tables)")
 	}
 }
 

@@ -82,6 +82,8 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	var resources []string
 	prefix := "dynamodb:"
 	switch {
+	case op == "ListTables":
+		resources = []string{"*"} // IAM has no narrower resource for it
 	case strings.HasPrefix(svc, "AmazonEC2ContainerService"):
 		prefix = "ecs:"
 		resources = []string{str("task")}
@@ -229,6 +231,26 @@ func TestPolicyAllowsEveryCallTheDataLayerMakes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := store.ScanTable(ctx, data.TableProjects, data.ScanOptions{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The catalog (:tables, :table NAME), and a planned read of a described
+	// table with comparison terms.
+	if _, err := store.ListTables(ctx); err != nil {
+		t.Fatal(err)
+	}
+	info, err := store.DescribeTable(ctx, tables.Name(data.TableSessions))
+	if err != nil || info.TTLErr != nil {
+		t.Fatal(err, info.TTLErr)
+	}
+	terms, _, err := data.ParseTerms([]string{"status=RUNNING", "expiresAt>=now"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned, err := data.PlanQuery(info.Schema, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Page(ctx, planned, data.PageRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	// The stream tail, until it has read the stream at least twice.
