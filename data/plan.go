@@ -106,8 +106,10 @@ func candidates(schema TableSchema) []candidate {
 // then the schema's order. index=NAME forces one. Every other term goes
 // into the FilterExpression; a term the read cannot filter on (a second
 // condition on its sort key, a != on it) makes that read unusable. No
-// usable read gives a *NeedKeyError.
+// usable read gives a *NeedKeyError. An unmodeled schema is registered
+// (RegisterDescribed): the scope's reads find its keys by its id.
 func PlanQuery(schema TableSchema, terms []Term) (Scope, error) {
+	registerIfUnmodeled(schema)
 	var forced string
 	var conds []Term
 	for _, t := range terms {
@@ -235,6 +237,35 @@ func projects(schema TableSchema, c candidate, attr string) bool {
 	return ix.Projection.Type == ProjectInclude && slices.Contains(ix.Projection.NonKey, attr)
 }
 
+// registerIfUnmodeled registers an unmodeled table's schema unless the
+// registry already holds this very description.
+func registerIfUnmodeled(schema TableSchema) {
+	if !IsUnmodeled(schema.ID) {
+		return
+	}
+	if have, ok := describedSchema(schema.ID); ok && sameSchema(have, schema) {
+		return
+	}
+	RegisterDescribed(schema)
+}
+
+// sameSchema compares what a read takes from a schema: name, keys and
+// indexes.
+func sameSchema(a, b TableSchema) bool {
+	if a.NameTemplate != b.NameTemplate || a.PK != b.PK || (a.SK == nil) != (b.SK == nil) || (a.SK != nil && *a.SK != *b.SK) ||
+		len(a.Indexes) != len(b.Indexes) {
+		return false
+	}
+	for i := range a.Indexes {
+		x, y := a.Indexes[i], b.Indexes[i]
+		if x.Name != y.Name || x.PK != y.PK || x.Local != y.Local || x.Projection.Type != y.Projection.Type ||
+			!slices.Equal(x.Projection.NonKey, y.Projection.NonKey) || (x.SK == nil) != (y.SK == nil) || (x.SK != nil && *x.SK != *y.SK) {
+			return false
+		}
+	}
+	return true
+}
+
 // skUsable reports whether a term can be a Query's sort-key condition.
 func skUsable(t Term, sk KeyAttr) bool {
 	switch t.Op {
@@ -261,6 +292,7 @@ func indexNames(schema TableSchema) string {
 // table (ScanOptions.Where): every term is a filter term, index= is
 // refused (a Scan of an index is not offered).
 func PlanScan(schema TableSchema, terms []Term) (Scope, error) {
+	registerIfUnmodeled(schema)
 	sc := Scope{Table: schema.ID}
 	var conds []Term
 	for _, t := range terms {
