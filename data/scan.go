@@ -47,7 +47,7 @@ func (s *Store) EstimateScan(ctx context.Context, table TableID) (ScanEstimate, 
 // ScanProgress is reported after every page a scan segment reads.
 type ScanProgress struct {
 	Items    int64   // items returned so far
-	Scanned  int64   // items read so far (equals Items: ScanTable never filters)
+	Scanned  int64   // items read so far (more than Items when a filter drops some)
 	Consumed float64 // capacity consumed so far
 	// Total is DescribeTable's item count (approximate; 0 if unknown) and
 	// Fraction is Scanned/Total, kept below 1 until the scan ends (the

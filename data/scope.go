@@ -261,6 +261,11 @@ func (s Scope) Fixes(attr string) (value string, ok bool) {
 			return c.Value, true
 		}
 	}
+	for _, t := range s.FilterTerms() {
+		if t.Attr == attr && t.Op == OpEq {
+			return t.Value, true
+		}
+	}
 	return "", false
 }
 
@@ -343,6 +348,10 @@ func (s Scope) String() string {
 			op = " contains "
 		}
 		term(c.Attr, op, c.Value)
+	}
+	for _, t := range s.FilterTerms() {
+		b.WriteString(" · ")
+		b.WriteString(t.String())
 	}
 	return b.String()
 }
