@@ -163,7 +163,9 @@ func (l *ledger) describe(t *testing.T) TableSchema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	RegisterDescribed(info.Schema)
+	if _, ok := describedSchema(info.Schema.ID); !ok {
+		t.Fatalf("Store.DescribeTable left %s unregistered", info.Schema.ID)
+	}
 	return info.Schema
 }
 

@@ -201,11 +201,15 @@ func (s *Store) ListTables(ctx context.Context) ([]string, error) {
 
 // DescribeTable is the package function on the store's connection. The
 // schema's ID is the modeled table's where a pane models name in the
-// store's env (Tables.IDFor), and is not registered: call
-// RegisterDescribed to browse an unmodeled one.
+// store's env (Tables.IDFor); an unmodeled table's schema is registered
+// (RegisterDescribed, replacing an earlier description), so the table can
+// be read, decoded and tailed by its id at once.
 func (s *Store) DescribeTable(ctx context.Context, name string) (TableInfo, error) {
 	info, err := DescribeTable(ctx, s.conn.DB, name)
 	info.Schema.ID = s.tables.IDFor(name)
+	if err == nil && IsUnmodeled(info.Schema.ID) {
+		RegisterDescribed(info.Schema)
+	}
 	return info, s.endpointed(err)
 }
 
