@@ -193,7 +193,7 @@ func (l *ledger) want(sc Scope) []string {
 	var ids []string
 	for _, it := range l.items {
 		if sc.Matches(it) {
-			ids = append(ids, decodeDescribed(sc.Table, it).ID())
+			ids = append(ids, Decode(sc.Table, it).ID())
 		}
 	}
 	return ids
@@ -246,7 +246,7 @@ func TestDescribeUnmodeledTable(t *testing.T) {
 	}
 
 	// Registered, it is a table like a modeled one: its name, its records.
-	RegisterDescribed(s)
+	RegisterSchema(s)
 	if got := (Tables{}).Name(s.ID); got != l.name {
 		t.Errorf("Tables.Name = %q", got)
 	}
@@ -254,7 +254,7 @@ func TestDescribeUnmodeledTable(t *testing.T) {
 	if err != nil || !found {
 		t.Fatalf("Get: %v %v", found, err)
 	}
-	if r.ID() != "t1 / 4" || r.Table() != s.ID || len(r.Issues()) != 0 || !EqualValues(r.Item()["ref"], S("r-4")) {
+	if r.ID() != "t1 · 4" || r.Table() != s.ID || len(r.Issues()) != 0 || !EqualValues(r.Item()["ref"], S("r-4")) {
 		t.Errorf("record: id %q table %q issues %v", r.ID(), r.Table(), r.Issues())
 	}
 
@@ -406,7 +406,7 @@ func TestScanWithTerms(t *testing.T) {
 		if _, extra := it["note"]; extra {
 			t.Errorf("projection ignored: %v", it)
 		}
-		got = append(got, decodeDescribed(schema.ID, it).ID())
+		got = append(got, Decode(schema.ID, it).ID())
 	}
 	if want := l.want(where); len(want) == 0 || !sameIDs(got, want) {
 		t.Errorf("scan %v, want %v", got, want)
@@ -482,7 +482,7 @@ func TestPlanAgreesWithMatches(t *testing.T) {
 			}
 			var got []string
 			for _, it := range items {
-				got = append(got, decodeDescribed(schema.ID, it).ID())
+				got = append(got, Decode(schema.ID, it).ID())
 			}
 			if want := l.want(where); !sameIDs(got, want) {
 				t.Errorf("%v → %s: scan %v, Matches %v", words, where.Plan(), got, want)

@@ -14,7 +14,7 @@ import (
 // The catalog: what the account holds (ListTables) and what one table is
 // (DescribeTable and DescribeTimeToLive), for :tables and :table. A table
 // no pane models is browsed through the schema built here
-// (TableInfo.Schema, RegisterDescribed).
+// (TableInfo.Schema, RegisterSchema).
 
 // CatalogAPI is the part of the DynamoDB client the catalog calls;
 // Conn.DB (*dynamodb.Client) is one.
@@ -202,13 +202,13 @@ func (s *Store) ListTables(ctx context.Context) ([]string, error) {
 // DescribeTable is the package function on the store's connection. The
 // schema's ID is the modeled table's where a pane models name in the
 // store's env (Tables.IDFor); an unmodeled table's schema is registered
-// (RegisterDescribed, replacing an earlier description), so the table can
+// (RegisterSchema, replacing an earlier description), so the table can
 // be read, decoded and tailed by its id at once.
 func (s *Store) DescribeTable(ctx context.Context, name string) (TableInfo, error) {
 	info, err := DescribeTable(ctx, s.conn.DB, name)
 	info.Schema.ID = s.tables.IDFor(name)
 	if err == nil && IsUnmodeled(info.Schema.ID) {
-		RegisterDescribed(info.Schema)
+		RegisterSchema(info.Schema)
 	}
 	return info, s.endpointed(err)
 }

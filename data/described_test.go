@@ -25,7 +25,7 @@ func TestUnmodeledIDsAndNames(t *testing.T) {
 		t.Error("TableLabel")
 	}
 	// A description never overrides a declaration.
-	RegisterDescribed(TableSchema{ID: TableSessions, PK: KeyAttr{"other", TypeS}})
+	RegisterSchema(TableSchema{ID: TableSessions, PK: KeyAttr{"other", TypeS}})
 	if s, _ := Schema(TableSessions); s.PK.Name != "sessionId" {
 		t.Errorf("a description replaced the sessions declaration: %+v", s.PK)
 	}
@@ -36,10 +36,10 @@ func TestDescribedTableDecodesGenerically(t *testing.T) {
 	if Decode(id, Item{"k": S("a")}) != nil {
 		t.Fatal("an undescribed table decoded")
 	}
-	RegisterDescribed(TableSchema{ID: id, NameTemplate: "described-decode", PK: KeyAttr{"k", TypeS}, SK: &KeyAttr{"n", TypeN}})
+	RegisterSchema(TableSchema{ID: id, NameTemplate: "described-decode", PK: KeyAttr{"k", TypeS}, SK: &KeyAttr{"n", TypeN}})
 	item := Item{"k": S("a\x1b[31m"), "n": N(7), "extra": S("x")}
 	r := Decode(id, item)
-	if r == nil || r.ID() != "a\x1b[31m / 7" || r.Table() != id || len(r.Issues()) != 0 || len(r.Key()) != 2 || len(r.Item()) != 3 {
+	if r == nil || r.ID() != "a\x1b[31m · 7" || r.Table() != id || len(r.Issues()) != 0 || len(r.Key()) != 2 || len(r.Item()) != 3 {
 		t.Fatalf("record %#v", r)
 	}
 	// Hostile and malformed keys decode without panic.
@@ -49,15 +49,15 @@ func TestDescribedTableDecodesGenerically(t *testing.T) {
 		}
 	}
 	// Re-describing replaces.
-	RegisterDescribed(TableSchema{ID: id, NameTemplate: "described-decode", PK: KeyAttr{"k", TypeS}})
+	RegisterSchema(TableSchema{ID: id, NameTemplate: "described-decode", PK: KeyAttr{"k", TypeS}})
 	if r := Decode(id, item); r.ID() != "a\x1b[31m" {
 		t.Errorf("after re-describing: %q", r.ID())
 	}
 }
 
-// TestRegisterDescribedConcurrently: registering while reading (go test
+// TestRegisterSchemaConcurrently: registering while reading (go test
 // -race finds what a lock missed).
-func TestRegisterDescribedConcurrently(t *testing.T) {
+func TestRegisterSchemaConcurrently(t *testing.T) {
 	id := UnmodeledID("described-race")
 	var wg sync.WaitGroup
 	for i := 0; i < 4; i++ {
@@ -65,7 +65,7 @@ func TestRegisterDescribedConcurrently(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := 0; j < 200; j++ {
-				RegisterDescribed(TableSchema{ID: id, NameTemplate: "described-race", PK: KeyAttr{"k", TypeS},
+				RegisterSchema(TableSchema{ID: id, NameTemplate: "described-race", PK: KeyAttr{"k", TypeS},
 					Indexes: []Index{{Name: "g", PK: KeyAttr{"g", TypeS}}}})
 			}
 		}()

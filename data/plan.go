@@ -107,7 +107,7 @@ func candidates(schema TableSchema) []candidate {
 // into the FilterExpression; a term the read cannot filter on (a second
 // condition on its sort key, a != on it) makes that read unusable. No
 // usable read gives a *NeedKeyError. An unmodeled schema is registered
-// (RegisterDescribed): the scope's reads find its keys by its id.
+// (RegisterSchema): the scope's reads find its keys by its id.
 func PlanQuery(schema TableSchema, terms []Term) (Scope, error) {
 	registerIfUnmodeled(schema)
 	var forced string
@@ -246,7 +246,7 @@ func registerIfUnmodeled(schema TableSchema) {
 	if have, ok := describedSchema(schema.ID); ok && sameSchema(have, schema) {
 		return
 	}
-	RegisterDescribed(schema)
+	RegisterSchema(schema)
 }
 
 // sameSchema compares what a read takes from a schema: name, keys and
