@@ -210,6 +210,10 @@ func termValue(s string, now time.Time) (string, bool, error) {
 	return strconv.FormatInt(now.Add(off).Unix(), 10), false, nil
 }
 
+// maxNowOffset bounds now±N: further would overflow a Duration, and no
+// item's time is that far away.
+const maxNowOffset = 100 * 365 * 24 * time.Hour
+
 // nowOffset reads "", "-1h", "+30m", "-2d", "-90s", "-1w".
 func nowOffset(s string) (time.Duration, error) {
 	if s == "" {
@@ -234,6 +238,9 @@ func nowOffset(s string) (time.Duration, error) {
 	unit := map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour, 'w': 7 * 24 * time.Hour}[body[len(body)-1]]
 	if unit == 0 {
 		return 0, fmt.Errorf("now%s: unit must be s, m, h, d or w", s)
+	}
+	if time.Duration(n) > maxNowOffset/unit {
+		return 0, fmt.Errorf("now%s: more than 100 years away", s)
 	}
 	return sign * time.Duration(n) * unit, nil
 }
