@@ -331,6 +331,8 @@ func (s Scope) String() string {
 		term(s.SKAttr, "^=", s.SKValue)
 	case SKBetween:
 		term(s.SKAttr, " in ", "["+s.SKValue+", "+s.SKHigh+"]")
+	case SKLess, SKAtMost, SKGreater, SKAtLeast:
+		term(s.SKAttr, skCmp[s.SKOp], s.SKValue)
 	}
 	for _, c := range s.Filter {
 		if c.Attr == "" {
