@@ -2,7 +2,6 @@ package stream
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"opsdeck/data"
+	"opsdeck/internal/dbtest"
 )
 
 // TestFollowUnmodeledTable: a table no pane models, followed while Run
@@ -22,7 +22,7 @@ func TestFollowUnmodeledTable(t *testing.T) {
 	conn := testConn(t, "", data.ConnOptions{})
 	tables := testTables(t, conn, data.TableEvents)
 	ctx := context.Background()
-	name := fmt.Sprintf("follow-%d-%d", time.Now().UnixNano()%1e9, prefixSeq.Add(1))
+	name := dbtest.Prefix("follow") + "t"
 	if _, err := conn.DB.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
 		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("k"), KeyType: types.KeyTypeHash}},
