@@ -295,7 +295,7 @@ func TestListTablesPages(t *testing.T) {
 		})
 	}
 	before := l.ops.count("ListTables")
-	paged, err := listTablePages(ctx, db, 2)
+	paged, err := listTablesPaged(ctx, db, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,12 +28,12 @@ type CatalogAPI interface {
 // after page (ListTables returns at most 100 a call), in DynamoDB's
 // order (by name).
 func ListTables(ctx context.Context, db CatalogAPI) ([]string, error) {
-	return listTablePages(ctx, db, 0)
+	return listTablesPaged(ctx, db, 0)
 }
 
-// listTablePages is ListTables with pages of at most limit names (0: the
+// listTablesPaged is ListTables with pages of at most limit names (0: the
 // server's default), so a test can page through a few tables.
-func listTablePages(ctx context.Context, db CatalogAPI, limit int32) ([]string, error) {
+func listTablesPaged(ctx context.Context, db CatalogAPI, limit int32) ([]string, error) {
 	var names []string
 	var start *string
 	for {
