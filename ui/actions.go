@@ -233,6 +233,10 @@ func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.
 	if !ok {
 		return m, nil, false
 	}
+	if m.readOnlyRows() {
+		m.setFlash(readOnlyNote, true)
+		return m, nil, true
+	}
 	specs := specsForKey(ak.Name)
 	p := m.panes[m.active]
 	table := p.ShownTable()

@@ -85,15 +85,7 @@ func rootCommands() []command {
 				return m, nil
 			}},
 		// Last, so that the help's command paragraph at 80×24 keeps :q in view.
-		{CommandSpec: scanSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
-			table := data.TableID(a.Arg)
-			filter, err := scanFilter(table, a)
-			if err != nil {
-				m.setFlash(err.Error(), true)
-				return m, nil
-			}
-			return m.openScan(table, scanSegments(a), filter)
-		}},
+		{CommandSpec: scanSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runScan(a) }},
 	}...)
 }
 
@@ -142,7 +134,13 @@ func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
 	}
 	given := map[string]string{}
 	var first string // the first option given
+	nTerms := 0
 	for _, t := range toks {
+		if isTerm, err := addTerm(spec, &a, &nTerms, t); err != nil {
+			return a, usage("%s", err.Error())
+		} else if isTerm {
+			continue
+		}
 		if k, v, isOpt := strings.Cut(t, "="); isOpt && isOptKey(k) {
 			k = strings.ToLower(k)
 			i := slices.IndexFunc(spec.Opts, func(o views.OptSpec) bool { return o.Key == k })
@@ -207,7 +205,10 @@ func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
 	}
 	if spec.TableArg && a.Arg != "" {
 		id, ok := tableID(a.Arg)
-		if !ok {
+		switch {
+		case !ok && spec.AnyTable && physicalName(a.Arg):
+			id = data.TableID(a.Arg) // a physical name: the command resolves it
+		case !ok:
 			return a, usage("unknown table \"%s\" (tab completes table names)", inert.String(a.Arg))
 		}
 		a.Arg = string(id)

@@ -64,7 +64,7 @@ func TestParseCommand(t *testing.T) {
 		{"inbox", ":inbox needs an argument"},
 		{"inbox u type=a type=b", "type= given twice"},
 		{"inbox u type=", "type= needs a value"},
-		{"inbox u track=x", "unknown option \"track\" for :inbox"},
+		{"inbox u track=x", "unknown attribute \"track\" of events (options: type=, status=)"},
 		{"delegations", "needs an argument"},
 		{"subscriptions", "needs an argument"},
 		{"consumers", "needs an argument"},

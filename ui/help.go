@@ -61,6 +61,8 @@ func (m Model) helpLines(w int) []string {
 		"Row marks: * marked · ! expired or overdue · ? the item differs from its schema (enter shows how)",
 		"Filter (/): words all must match — text · !text (without) · ~regex · field=value · field!=value · field~regex; " +
 			"a field is a column (key or title) or an attribute; quote spaces: name=\"a b\"; field=\"\" is empty or missing",
+		"Terms (:table, :scan, :inbox, :runs): field=v · field!=v · field<v · <= · > · >= · field^=prefix · field=a..b (between); " +
+			"numbers compare as numbers; now, now-1h, now+2d are unix seconds; index=NAME picks the index (:table)",
 		"Sort: " + sk + " then a column's number (1-9, as on screen; again reverses), " + sk + "0 the natural order; :sort <column> [asc|desc], :sort alone the natural order",
 	}, actionHelpNotes(m.readOnly)...) {
 		for _, l := range wrapWords(note, w) {

@@ -87,9 +87,9 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.input.Focus()
 		return m, nil
 	case key.Matches(k, km.NextPane):
-		return m, m.switchTo((m.active + 1) % len(m.panes))
+		return m, m.switchTo(m.cycle(1))
 	case key.Matches(k, km.PrevPane):
-		return m, m.switchTo((m.active + len(m.panes) - 1) % len(m.panes))
+		return m, m.switchTo(m.cycle(-1))
 	case key.Matches(k, km.Back):
 		// esc: close the detail view, else cancel a load, else clear the
 		// filter, else clear the message.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -47,6 +48,19 @@ func (m *Model) demandCmd() tea.Cmd {
 			ids = append(ids, s.ID)
 			key = append(key, string(s.ID))
 		}
+	}
+	// A table no pane models (the Tables pane's items): the reader
+	// follows it from now on (session.Demand).
+	var extra []data.TableID
+	for t := range want {
+		if data.IsUnmodeled(t) {
+			extra = append(extra, t)
+		}
+	}
+	slices.Sort(extra)
+	for _, t := range extra {
+		ids = append(ids, t)
+		key = append(key, string(t))
 	}
 	k := strings.Join(key, " ")
 	if m.live.wanted != nil && k == m.live.demandSent {

@@ -335,7 +335,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case healthSettleMsg:
 		return m, nil // the redraw shows a reconnect that outlasted its grace
 	case views.OpenScopeMsg:
-		return m.openScope(msg.Scope)
+		return m.openScopeMsg(msg)
 	case views.OverviewEnvsMsg:
 		return m.openEnvsOverview(msg)
 	case envConnectedMsg:

@@ -23,6 +23,10 @@ func (m Model) run(line string) (tea.Model, tea.Cmd) {
 	if c.root != nil {
 		return c.root(m, cmd.Args)
 	}
+	if c.Jumps {
+		// b returns to what was shown before the command.
+		m.pushJump(m.here())
+	}
 	p, ok := m.show(c.pane)
 	if !ok || c.Run == nil {
 		m.setFlash("command not handled: :"+c.Name, true)

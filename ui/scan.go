@@ -53,6 +53,7 @@ type scanDoneMsg struct {
 	req    uint64
 	table  data.TableID
 	filter data.Cond
+	where  data.Scope
 	items  []data.Item
 	last   data.ScanProgress
 	err    error
@@ -71,7 +72,7 @@ var scanSeq atomic.Uint64
 
 // openScan opens the cost dialog for a scan of table and asks for the
 // estimate. Read-only mode allows it: a scan only reads.
-func (m Model) openScan(table data.TableID, segments int, filter data.Cond) (tea.Model, tea.Cmd) {
+func (m Model) openScan(table data.TableID, segments int, filter data.Cond, where data.Scope) (tea.Model, tea.Cmd) {
 	st := m.ctx.Store
 	if st == nil {
 		m.setFlash("scan: no database connection", true)
@@ -98,6 +99,7 @@ func (m Model) openScan(table data.TableID, segments int, filter data.Cond) (tea
 		physical:   m.ctx.Tables.Name(table),
 		segments:   segments,
 		filter:     filter,
+		where:      where,
 		state:      scanEstimating,
 		cancel:     cancel,
 		store:      st,
@@ -137,6 +139,8 @@ func (m Model) onScan(msg scanMsg) (tea.Model, tea.Cmd) {
 			d.prog = msg.p
 		}
 		return m, msg.run.wait(msg.req)
+	case scanDescribedMsg:
+		return m.onScanDescribed(msg)
 	case scanClosedMsg:
 		m.setFlash("scan not run: nothing was read", false)
 		return m, nil
@@ -180,7 +184,7 @@ func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
 	res := views.ScanResult{
 		Table: msg.table, Items: msg.items, Partial: partial, Reason: reason,
 		Consumed: msg.last.Consumed, Segments: msg.last.Segments, Estimate: msg.last.Total,
-		Filter: msg.filter,
+		Filter: msg.filter, Where: msg.where,
 	}
 	if d != nil {
 		res.Segments = d.segments
@@ -231,7 +235,7 @@ func startScan(ctx context.Context, st *data.Store, table data.TableID, o data.S
 				}
 			}
 			items, err := st.ScanTable(ctx, table, o, report)
-			run.done <- scanDoneMsg{req: req, table: table, filter: o.Filter, items: items, last: last, err: err}
+			run.done <- scanDoneMsg{req: req, table: table, filter: o.Filter, where: o.Where, items: items, last: last, err: err}
 		}()
 		return run.wait(req)()
 	}
@@ -266,14 +270,14 @@ func (m Model) scanKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 		if !shown {
 			return m, nil, false
 		}
-		nm, cmd := m.openScan(r.Table, r.Segments, r.Filter)
+		nm, cmd := m.openScan(r.Table, r.Segments, r.Filter, r.Where)
 		return nm.(Model), cmd, true
 	}
 	table, ok := p.ScanTarget()
 	if !ok {
 		return m, nil, false
 	}
-	nm, cmd := m.openScan(table, defaultScanSegments, data.Cond{})
+	nm, cmd := m.openScan(table, defaultScanSegments, data.Cond{}, data.Scope{})
 	return nm.(Model), cmd, true
 }
 
@@ -290,7 +294,8 @@ func paneTitle(p views.Pane) string {
 // for api-keys, projectIds=<projectId>: the keys whose projectIds list
 // names the project, which no index finds.
 var scanSpec = views.CommandSpec{
-	Name: string(VerbScan), Usage: ":scan <table> [segments=N] [projectIds=<projectId>]", Arg: views.ArgRequired, TableArg: true,
+	Name: string(VerbScan), Usage: ":scan <table> [segments=N] [projectIds=<id>] [terms]", Arg: views.ArgRequired,
+	TableArg: true, AnyTable: true, Terms: true,
 	Opts: []views.OptSpec{{Key: scanProjectIDs}, {Key: "segments", Check: func(v string) error {
 		n, err := strconv.Atoi(v)
 		switch {

@@ -24,7 +24,8 @@ type scanDialog struct {
 	table    data.TableID
 	physical string
 	segments int
-	filter   data.Cond // one FilterExpression term; Attr "" for none
+	filter   data.Cond  // one FilterExpression term; Attr "" for none
+	where    data.Scope // the comparison terms as a filter (PlanScan); zero for none
 	// timeout bounds each call of the scan (every page): a page that gets
 	// no answer within it ends the scan, keeping what was read.
 	timeout time.Duration
@@ -114,7 +115,7 @@ func (d *scanDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			ctx, cancel := context.WithCancel(context.Background())
 			d.cancel, d.state = cancel, scanRunning
 			d.prog = data.ScanProgress{Total: d.est.ItemCount, Segments: d.segments}
-			return d, startScan(ctx, d.store, d.table, data.ScanOptions{Segments: d.segments, CallTimeout: d.timeout, Filter: d.filter}, d.req)
+			return d, startScan(ctx, d.store, d.table, data.ScanOptions{Segments: d.segments, CallTimeout: d.timeout, Filter: d.filter, Where: d.where}, d.req)
 		case key.Matches(k, d.deny), key.Matches(k, d.stop), key.Matches(k, d.submit):
 			// Default No: enter without a y does not scan.
 			d.cancel()
@@ -149,6 +150,10 @@ func (d *scanDialog) View(width, height int) string {
 		// The filter narrows what comes back, not what is read: the cost
 		// below is the whole table's either way.
 		add(kv("Filter", "contains("+d.filter.Attr+", "+d.filter.Value+")"))
+		add(wrapStyled(th.Muted, "Only matching items come back, but DynamoDB reads and bills every item of the table.", inner)...)
+	}
+	if f := whereText(d.where); f != "" {
+		add(kv("Filter", f))
 		add(wrapStyled(th.Muted, "Only matching items come back, but DynamoDB reads and bills every item of the table.", inner)...)
 	}
 	title := "Scan " + string(d.table) + "?"

@@ -102,6 +102,10 @@ func TestParseScanCommand(t *testing.T) {
 		{"scan Sandboxes segments=4", "sandboxes", 4},
 		{"scan api-keys SEGMENTS=64", "api-keys", 64},
 		{"scan graph-runs segments=1", "graph-runs", 1},
+		// A name no pane models is a physical table name, described
+		// when the scan runs; a word with an operator is a filter term.
+		{"scan nope", "nope", 1},
+		{"scan projects status=ACTIVE", "projects", 1},
 	}
 	for _, c := range ok {
 		cmd, err := ParseCommand(c.line)
@@ -114,13 +118,14 @@ func TestParseScanCommand(t *testing.T) {
 	}
 	bad := []struct{ line, want string }{
 		{"scan", "needs an argument"},
-		{"scan nope", `unknown table "nope"`},
+		{"scan no/such", `unknown table "no/such"`},
 		{"scan projects segments=0", "segments=0 is out of range: use 1 to 64"},
 		{"scan projects segments=65", "segments=65 is out of range: use 1 to 64"},
 		{"scan projects segments=two", `got "two"`},
 		{"scan projects segments=", "needs a value"},
 		{"scan projects sessions", "too many arguments"},
-		{"scan projects status=ACTIVE", `unknown option "status"`},
+		{"scan projects status", "too many arguments"},
+		{"scan projects total>now-1x", "unit must be"},
 		{"scan projects segments=2 segments=3", "given twice"},
 		{"scan \x1b]52;c;aGk=\x07", `\x1b`},
 	}

@@ -190,6 +190,9 @@ func (m Model) tabBar(w int) string {
 		var b strings.Builder
 		for i, p := range m.panes {
 			spec, _ := views.Spec(p.ID())
+			if spec.OnDemand && i != m.active {
+				continue // its tab shows while it is shown
+			}
 			name := spec.Name
 			switch {
 			case level == 1:

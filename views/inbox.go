@@ -16,6 +16,7 @@ import (
 type Inbox struct {
 	base
 	user, typePrefix, statusPrefix string
+	terms                          []string // comparison terms (terms_panes.go)
 }
 
 // Every index the Inbox reads ends its sort key in the timestamp and is
@@ -71,19 +72,30 @@ func NewInbox(c *Context, userID, typePrefix, statusPrefix string) *Inbox {
 }
 
 func (p *Inbox) scope(userID, typePrefix, statusPrefix string) {
-	p.user, p.typePrefix, p.statusPrefix = userID, typePrefix, statusPrefix
-	u, tp, sp := userID, typePrefix, statusPrefix
+	p.scopeWhere(userID, typePrefix, statusPrefix, nil, data.EventsFor(userID, typePrefix, statusPrefix))
+}
+
+// scopeWhere sets the scope sc, built from the other arguments (terms
+// included).
+func (p *Inbox) scopeWhere(userID, typePrefix, statusPrefix string, terms []string, sc data.Scope) {
+	p.user, p.typePrefix, p.statusPrefix, p.terms = userID, typePrefix, statusPrefix, terms
 	// One store call chooses the index exactly as data.EventsFor describes
 	// the scope (type → EventTypeIndex, with the status prefix as a
 	// server-side FilterExpression; status alone → StatusIndex), so the
 	// live tail's Matches and the query agree, and no row is ever narrowed
 	// client-side.
-	p.setScope(0, data.EventsFor(u, tp, sp), nil)
+	p.setScope(0, sc, nil)
 }
 
-// Show lists a user's events, optionally narrowed by prefixes.
-func (p *Inbox) Show(userID, typePrefix, statusPrefix string) tea.Cmd {
-	p.scope(userID, typePrefix, statusPrefix)
+// Show lists a user's events, optionally narrowed by prefixes and by
+// comparison terms (a server-side filter).
+func (p *Inbox) Show(userID, typePrefix, statusPrefix string, terms []string) tea.Cmd {
+	sc, err := withTerms(data.EventsFor(userID, typePrefix, statusPrefix), terms, p.ctx)
+	if err != nil {
+		p.refuseTerms(":inbox", err)
+		return nil
+	}
+	p.scopeWhere(userID, typePrefix, statusPrefix, terms, sc)
 	return p.reload()
 }
 
@@ -104,7 +116,7 @@ func (p *Inbox) Title() string {
 	if p.statusPrefix != "" {
 		t += " · status " + data.PrefixLabel(p.statusPrefix)
 	}
-	return t
+	return t + termsLabel(p.terms)
 }
 
 // User is the user in scope.
@@ -123,7 +135,8 @@ func inboxPane() PaneSpec {
 		Commands: []CommandSpec{{
 			// Both options may be given: the type prefix selects
 			// EventTypeIndex and the status prefix then becomes a filter.
-			Name: "inbox", Usage: ":inbox <userId> [type=<prefix>] [status=<prefix>]", Arg: ArgRequired,
+			Name: "inbox", Usage: ":inbox <userId> [type=<pfx>] [status=<pfx>] [terms]", Arg: ArgRequired,
+			Terms: true, TermsTable: data.TableEvents,
 			Opts: []OptSpec{{Key: "type", Seen: data.KindEventType}, {Key: "status", Values: eventStatuses}},
 			Seen: data.KindInboxUser,
 			Complete: func(p Pane) []string {
@@ -132,7 +145,9 @@ func inboxPane() PaneSpec {
 				}
 				return nil
 			},
-			Run: func(p Pane, a Args) tea.Cmd { return p.(*Inbox).Show(a.Arg, a.Opt("type"), a.Opt("status")) },
+			Run: func(p Pane, a Args) tea.Cmd {
+				return p.(*Inbox).Show(a.Arg, a.Opt("type"), a.Opt("status"), a.TermList())
+			},
 		}, {
 			// A whole sort key is the document's GetItem; an event id
 			// alone is looked for in the user's partition.

@@ -16,6 +16,9 @@ import (
 // exactly that scope.
 type OpenScopeMsg struct {
 	Scope data.Scope
+	// Jump: the root remembers the pane and scope shown before, so b
+	// returns there (enter on the Tables catalog).
+	Jump bool
 }
 
 func (p *Overview) key(k tea.KeyPressMsg) tea.Cmd {

@@ -25,6 +25,12 @@ type PaneSpec struct {
 	// Commands are the command-line commands this pane owns: running one
 	// shows the pane.
 	Commands []CommandSpec
+	// OnDemand: the pane is reached by its commands and its key, not by
+	// cycling with tab; its tab shows only while it is shown.
+	OnDemand bool
+	// ReadOnly: the pane lists rows no action is declared for (tables no
+	// pane models): every action key says so and does nothing.
+	ReadOnly bool
 }
 
 // registered are the panes' files' own registrations (registerPane, in
@@ -170,10 +176,26 @@ type CommandSpec struct {
 	// table names, given in the schema's spelling, and refused when no
 	// table has that name.
 	TableArg bool
+	// AnyTable: with TableArg, a name no pane models is taken too, as the
+	// physical name of a table to browse (`:scan orders`).
+	AnyTable bool
 	// Opts are the key=value options accepted, in order.
 	Opts []OptSpec
 	// OneOpt: at most one option, because each selects its own index.
 	OneOpt bool
+	// Terms: comparison terms (field=value, field<value, … — data.ParseTerm)
+	// are accepted after the argument, up to MaxTerms; a word of the form
+	// key=value whose key is one of Opts stays that option. The parser
+	// validates each term and keeps it as typed in Args.Terms; Run reads
+	// them with data.ParseTerms against its own clock.
+	Terms bool
+	// TermsTable, when set, is the modeled table the terms filter: a term
+	// on an attribute its schema does not document is refused (a typo
+	// would silently match nothing).
+	TermsTable data.TableID
+	// Jumps: running the command is a jump — b returns to the pane and
+	// scope shown before it (`:tables`, `:table`).
+	Jumps bool
 	// ArgOrOpt, when set, names the positional argument ("a project id")
 	// that may not be given together with an option.
 	ArgOrOpt string
@@ -216,6 +238,21 @@ const MaxOpts = 2
 // MaxWords is the most keywords one command line carries (Args.Words).
 const MaxWords = 3
 
+// MaxTerms is the most comparison terms one command line carries
+// (Args.Terms).
+const MaxTerms = 8
+
+// TermList is the comparison terms given, in the order typed.
+func (a Args) TermList() []string {
+	var out []string
+	for _, t := range a.Terms {
+		if t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // HasWord reports whether keyword w was given.
 func (a Args) HasWord(w string) bool {
 	for _, x := range a.Words {
@@ -239,6 +276,8 @@ type Args struct {
 	Words [MaxWords]string
 	// Opts in the order the command declares them (not as typed).
 	Opts [MaxOpts]Opt
+	// Terms are the comparison terms (CommandSpec.Terms), as typed.
+	Terms [MaxTerms]string
 }
 
 // Opt is the value of option k ("" when not given).

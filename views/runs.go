@@ -15,6 +15,7 @@ import (
 type Runs struct {
 	base
 	user, runID string
+	terms       []string // comparison terms (terms_panes.go)
 }
 
 var runsPresenter = presenter{
@@ -83,14 +84,21 @@ func NewRuns(c *Context, userID, runID string) *Runs {
 }
 
 func (p *Runs) scopeUser(userID string) {
-	p.user, p.runID = userID, ""
+	p.user, p.runID, p.terms = userID, "", nil
 	id := userID
 	p.setScope(0, data.RunsByUser(id), nil)
 }
 
-// ShowUser lists a user's runs, newest first.
-func (p *Runs) ShowUser(userID string) tea.Cmd {
-	p.scopeUser(userID)
+// ShowUser lists a user's runs, newest first, narrowed by comparison
+// terms (a server-side filter) when given.
+func (p *Runs) ShowUser(userID string, terms []string) tea.Cmd {
+	sc, err := withTerms(data.RunsByUser(userID), terms, p.ctx)
+	if err != nil {
+		p.refuseTerms(":runs", err)
+		return nil
+	}
+	p.user, p.runID, p.terms = userID, "", terms
+	p.setScope(0, sc, nil)
 	return p.reload()
 }
 
@@ -101,7 +109,7 @@ func (p *Runs) ShowRun(runID string) tea.Cmd {
 }
 
 func (p *Runs) scopeRun(runID string) {
-	p.user, p.runID = "", runID
+	p.user, p.runID, p.terms = "", runID, nil
 	id := runID
 	p.setScope(0, data.RunByID(id), nil)
 	p.lists[0].selectID = id
@@ -113,7 +121,7 @@ func (p *Runs) Title() string {
 	}
 	switch {
 	case p.user != "":
-		return "Runs · user " + p.user
+		return "Runs · user " + p.user + termsLabel(p.terms)
 	case p.runID != "":
 		return "Runs · run " + p.runID
 	}
@@ -133,8 +141,9 @@ func runsPane() PaneSpec {
 		New: func(c *Context, s Scopes) Pane { return NewRuns(c, s.UserID, s.RunID) },
 		Commands: []CommandSpec{
 			{
-				Name: "runs", Usage: ":runs <userId>", Arg: ArgRequired, Seen: data.KindRunUser,
-				Run: func(p Pane, a Args) tea.Cmd { return p.(*Runs).ShowUser(a.Arg) },
+				Name: "runs", Usage: ":runs <userId> [terms]", Arg: ArgRequired, Seen: data.KindRunUser,
+				Terms: true, TermsTable: data.TableGraphRuns,
+				Run: func(p Pane, a Args) tea.Cmd { return p.(*Runs).ShowUser(a.Arg, a.TermList()) },
 			},
 			{
 				Name: "run", Usage: ":run <runId>", Arg: ArgRequired, Complete: ids, Seen: data.KindRun,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"opsdeck/data"
 )
@@ -34,6 +35,10 @@ type ScanResult struct {
 	// the list then holds only the matches, and the live tail keeps only
 	// rows that still match.
 	Filter data.Cond
+	// Where is the comparison terms of `:scan NAME TERMS…` as a scope
+	// (data.PlanScan: Table and Terms); zero for none. The list's scope
+	// holds them, so the live tail keeps only rows that still match.
+	Where data.Scope
 }
 
 // ScanTarget is the table the shown list reads: the one `S` offers to scan.
@@ -54,13 +59,18 @@ func (b *base) ShowScan(r ScanResult) {
 	if !ok {
 		return
 	}
+	b.showScanWith(pr, r)
+}
+
+// showScanWith shows a scan's items with presenter pr.
+func (b *base) showScanWith(pr presenter, r ScanResult) {
 	if b.scan != nil {
 		b.scan.stop()
 	}
 	l := newList(b.ctx, b.id, pr)
 	// The whole table is the scope, so the live tail keeps the rows current;
 	// there is no fetch: `r` must not re-scan silently (the root asks again).
-	l.scope, l.hasScope = data.Scope{Table: r.Table, Filter: [2]data.Cond{r.Filter}}, true
+	l.scope, l.hasScope = data.Scope{Table: r.Table, Filter: [2]data.Cond{r.Filter}, Terms: r.Where.Terms}, true
 	recs := make([]data.Record, 0, len(r.Items))
 	for _, it := range r.Items {
 		if rec := data.Decode(r.Table, it); rec != nil {
@@ -98,7 +108,7 @@ func (b *base) ScanTitle() (string, bool) {
 	r := b.scanResult
 	what := "scan"
 	if b.lists[0].pr.table != r.Table {
-		what += " of " + string(r.Table)
+		what += " of " + TableName(r.Table)
 	}
 	n := b.scan.table.Len()
 	if r.Partial {
@@ -112,20 +122,45 @@ func (b *base) ScanTitle() (string, bool) {
 		// Every item was read; only the matches are listed.
 		return fmt.Sprintf("%s · %s (all items read, %d where %s contains %s)", b.id.Name(), what, n, r.Filter.Attr, r.Filter.Value), true
 	}
+	if f := WhereText(r.Where); f != "" {
+		return fmt.Sprintf("%s · %s (all items read, %d where %s)", b.id.Name(), what, n, f), true
+	}
 	return fmt.Sprintf("%s · %s (all items, %d)", b.id.Name(), what, n), true
 }
 
 // scanNote is the status-bar line under a scan result.
 func scanNote(r ScanResult, rows int) string {
 	rcu := strconv.FormatFloat(r.Consumed, 'f', -1, 64)
-	what := string(r.Table)
+	what := TableName(r.Table)
 	if r.Filter.Attr != "" {
 		what += " where " + r.Filter.Attr + " contains " + r.Filter.Value
+	}
+	if f := WhereText(r.Where); f != "" {
+		what += " where " + f
 	}
 	if r.Partial {
 		return fmt.Sprintf("partial scan of %s (%s): %d items kept, %s RCU consumed — r scans again (asks first)", what, r.Reason, rows, rcu)
 	}
 	return fmt.Sprintf("scan of %s: %d items, %s RCU consumed — r scans again (asks first)", what, rows, rcu)
+}
+
+// WhereText is the filter of a scope's comparison terms as its plan
+// says it ("total > 100 and ttl < 1700000000"); "" for none.
+func WhereText(sc data.Scope) string {
+	if sc.Terms == "" {
+		return ""
+	}
+	_, f, _ := strings.Cut(sc.Plan(), " · filter ")
+	return f
+}
+
+// TableName is how a table is named to the operator: a modeled table by
+// its id, any other by its physical name.
+func TableName(t data.TableID) string {
+	if data.IsUnmodeled(t) {
+		return physicalOf(t)
+	}
+	return string(t)
 }
 
 // dropScan leaves the scan result: a query scope was chosen.

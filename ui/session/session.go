@@ -157,6 +157,13 @@ func (s *Session) TailOptions() stream.Options {
 // rate (stream.Tailer.SetDemand).
 func (s *Session) Demand(full []data.TableID) {
 	if s.tail != nil {
+		for _, t := range full {
+			if data.IsUnmodeled(t) {
+				// A table browsed by :table: tailed from now on (a
+				// table already followed is left as it is).
+				s.tail.Follow(t, "")
+			}
+		}
 		s.tail.SetDemand(full)
 	}
 }
