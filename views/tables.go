@@ -72,7 +72,7 @@ func NewTables(c *Context) *TablesPane {
 
 // emptyList is the items list before any table is chosen.
 func (p *TablesPane) emptyList() *list {
-	l := newList(p.ctx, PaneTables, genericPresenter("", genericCols{}))
+	l := newList(p.ctx, PaneTables, itemsPresenter("", genericCols{}))
 	l.hint = "no table chosen — :table NAME shows one, :tables lists them"
 	return l
 }
