@@ -59,7 +59,7 @@ func catalogColumns() []vtable.Column {
 		{Key: "pk", Title: "PK", Width: 6, Fit: true, Priority: 15},
 		{Key: "sk", Title: "SK", Width: 6, Fit: true, Priority: 14},
 		{Key: "indexes", Title: "INDEXES", Width: 8, Fit: true, Priority: 10},
-		{Key: "stream", Title: "STREAM", Width: 8, Priority: 9},
+		{Key: "stream", Title: "STREAM", Width: 8, Fit: true, Priority: 9},
 		{Key: "ttl", Title: "TTL", Width: 6, Fit: true, Priority: 6},
 		{Key: "items", Title: "~ITEMS", Width: 6, Align: vtable.Right, Whole: true, Priority: 12},
 		{Key: "size", Title: "~SIZE", Width: 6, Align: vtable.Right, Priority: 11},
@@ -265,7 +265,7 @@ func (c *catalog) status() Status {
 	return Status{
 		Loading: c.loading, Progress: -1,
 		Rows: c.table.Len(), Visible: c.table.VisibleLen(),
-		Err: c.err, Note: c.note, Noun: "tables",
+		Err: c.err, Note: c.note, Noun: "table",
 		Sort: c.table.SortLabel(), Sortable: true,
 	}
 }

@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -129,3 +130,13 @@ func tablesPane() PaneSpec {
 
 // The Tables pane follows the Stream pane in the tab order (on demand).
 func init() { registerPane(950, tablesPane) }
+
+// ScanTitle names the table: the pane shows many tables, so "scan" alone
+// would not say which.
+func (p *TablesPane) ScanTitle() (string, bool) {
+	t, ok := p.base.ScanTitle()
+	if ok && !strings.Contains(t, "scan of ") {
+		t = strings.Replace(t, "· scan", "· scan of "+p.name, 1)
+	}
+	return t, ok
+}
