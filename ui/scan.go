@@ -83,7 +83,7 @@ func (m Model) openScan(table data.TableID, segments int, filter data.Cond, wher
 		return m, nil
 	}
 	if _, ok := views.ScanPane(table); !ok {
-		m.setFlash("scan: unknown table \""+inert.String(string(table))+"\"", true)
+		m.setFlash("scan: unknown table \""+inert.String(views.TableName(table))+"\"", true)
 		return m, nil
 	}
 	segments = min(max(segments, 1), maxScanSegments)
@@ -172,7 +172,7 @@ func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
 		reason = "failed: " + data.Describe(msg.err)
 	}
 	if partial && len(msg.items) == 0 {
-		m.setFlash("scan of "+string(msg.table)+" "+reason+" before any item was read ("+rcu+" RCU consumed)", !data.IsCancelled(msg.err))
+		m.setFlash("scan of "+views.TableName(msg.table)+" "+reason+" before any item was read ("+rcu+" RCU consumed)", !data.IsCancelled(msg.err))
 		return m, nil
 	}
 	id, _ := views.ScanPane(msg.table)
@@ -195,9 +195,9 @@ func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
 	p.ShowScan(res)
 	m.active = i
 	if partial {
-		m.setFlash("PARTIAL scan of "+string(msg.table)+" ("+reason+"): "+plural(len(msg.items), "item")+" kept, "+rcu+" RCU consumed", !data.IsCancelled(msg.err))
+		m.setFlash("PARTIAL scan of "+views.TableName(msg.table)+" ("+reason+"): "+plural(len(msg.items), "item")+" kept, "+rcu+" RCU consumed", !data.IsCancelled(msg.err))
 	} else {
-		m.setFlash("scan of "+string(msg.table)+": "+plural(len(msg.items), "item")+", "+rcu+" RCU consumed", false)
+		m.setFlash("scan of "+views.TableName(msg.table)+": "+plural(len(msg.items), "item")+", "+rcu+" RCU consumed", false)
 	}
 	return m, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/themes"
+	"opsdeck/views"
 	"opsdeck/views/inert"
 )
 
@@ -144,7 +145,11 @@ func (d *scanDialog) View(width, height int) string {
 	kv := func(k, v string) string {
 		return th.StatusKey.Render(inert.Pad(k, 12)) + inert.Line(v, max(inner-12, 1))
 	}
-	add(kv("Table", string(d.table)+" ("+d.physical+")"))
+	if data.IsUnmodeled(d.table) {
+		add(kv("Table", d.physical))
+	} else {
+		add(kv("Table", string(d.table)+" ("+d.physical+")"))
+	}
 	add(kv("Segments", strconv.Itoa(d.segments)+" parallel"))
 	if d.filter.Attr != "" {
 		// The filter narrows what comes back, not what is read: the cost
@@ -156,7 +161,7 @@ func (d *scanDialog) View(width, height int) string {
 		add(kv("Filter", f))
 		add(wrapStyled(th.Muted, "Only matching items come back, but DynamoDB reads and bills every item of the table.", inner)...)
 	}
-	title := "Scan " + string(d.table) + "?"
+	title := "Scan " + views.TableName(d.table) + "?"
 	switch d.state {
 	case scanEstimating:
 		add("", th.Muted.Render(inert.Line("asking DynamoDB for the table's size (DescribeTable)…", inner)))
@@ -177,7 +182,7 @@ func (d *scanDialog) View(width, height int) string {
 		}
 		foot = d.askFoot(inner)
 	case scanRunning:
-		title = "Scanning " + string(d.table)
+		title = "Scanning " + views.TableName(d.table)
 		p := d.prog
 		bar := progress.New(progress.WithWidth(max(min(inner-8, 60), 5)), progress.WithoutPercentage(),
 			progress.WithColors(lipgloss.Color("#5FAFFF")))

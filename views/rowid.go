@@ -56,7 +56,7 @@ func detailTitle(r data.Record) string {
 	if id == "" {
 		id = "(no id)"
 	}
-	return string(r.Table()) + " · " + id
+	return TableName(r.Table()) + " · " + id
 }
 
 // problemNotes turns decode problems into the detail view's notes, one per

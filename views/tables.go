@@ -196,7 +196,7 @@ func (p *TablesPane) Status() Status {
 	case p.listed():
 		return p.base.Status()
 	case p.mode == modeSchema:
-		return Status{Progress: -1, Loading: p.opening != 0, Err: p.errText, Noun: "table"}
+		return Status{Progress: -1, Loading: p.opening != 0, Err: p.errText, Rows: 1, Visible: 1, Noun: "table"}
 	}
 	return p.cat.status()
 }

@@ -59,10 +59,10 @@ func catalogColumns() []vtable.Column {
 		{Key: "pk", Title: "PK", Width: 6, Fit: true, Priority: 15},
 		{Key: "sk", Title: "SK", Width: 6, Fit: true, Priority: 14},
 		{Key: "indexes", Title: "INDEXES", Width: 8, Fit: true, Priority: 10},
-		{Key: "stream", Title: "STREAM", Width: 8, Fit: true, Priority: 9},
+		{Key: "stream", Title: "STREAM", Width: 18, Priority: 9},
 		{Key: "ttl", Title: "TTL", Width: 6, Fit: true, Priority: 6},
 		{Key: "items", Title: "~ITEMS", Width: 6, Align: vtable.Right, Whole: true, Priority: 12},
-		{Key: "size", Title: "~SIZE", Width: 6, Align: vtable.Right, Priority: 11},
+		{Key: "size", Title: "~SIZE", Width: 8, Align: vtable.Right, Whole: true, Priority: 11},
 		{Key: "pane", Title: "PANE", Width: 6, Fit: true, Priority: 13},
 	}
 }
