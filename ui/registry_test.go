@@ -25,8 +25,15 @@ func TestPanesComeFromTheRegistry(t *testing.T) {
 	m.setSize(160, 30)
 	bar := stripANSI(m.Render())
 	for _, s := range views.Registry() {
-		if !strings.Contains(bar, s.Name) {
-			t.Errorf("tab bar lacks %s:\n%s", s.Name, bar)
+		// An on-demand pane's tab shows only while it is shown.
+		if s.OnDemand == strings.Contains(bar, " "+s.Name+" ") {
+			t.Errorf("tab bar and %s (on demand: %v):\n%s", s.Name, s.OnDemand, bar)
+		}
+		if s.OnDemand {
+			shown, _ := press(t, m, s.DefaultKey)
+			if tabs := strings.SplitN(stripANSI(shown.Render()), "\n", 2)[0]; shown.Active() != s.ID || !strings.Contains(tabs, s.Name) {
+				t.Errorf("%s: active %s, tab bar %q", s.DefaultKey, shown.Active().Name(), tabs)
+			}
 		}
 	}
 	if !strings.Contains(bar, " w Runs") {
