@@ -65,7 +65,7 @@ func (m Model) onScanDescribed(msg scanDescribedMsg) (tea.Model, tea.Cmd) {
 		m.setFlash("scan: "+data.Describe(msg.err), true)
 		return m, nil
 	}
-	data.RegisterDescribed(msg.info.Schema)
+	// Store.DescribeTable registered the schema (decoding the items needs it).
 	if _, ok := data.Schema(msg.info.Schema.ID); !ok {
 		m.setFlash(fmt.Sprintf("scan: %s cannot be browsed (no key schema)", inert.String(msg.info.Name)), true)
 		return m, nil

@@ -50,7 +50,7 @@ func TestGenericColumnsKeysFirstThenSeen(t *testing.T) {
 // maskedRows), an absent attribute "-".
 func TestGenericRowCells(t *testing.T) {
 	c, _ := newGenericCols(genericSchema()).grow([]data.Item{{"password": data.S("hunter2"), "tags": &types.AttributeValueMemberL{Value: []types.AttributeValue{data.S("a"), data.S("b")}}, "url": data.S("https://u:p4ssw0rd@example.com/x")}})
-	data.RegisterDescribed(genericSchema())
+	data.RegisterSchema(genericSchema())
 	it := data.Item{
 		"acct": data.S("a-1"), "entry": data.S("e-1"), "amount": &types.AttributeValueMemberN{Value: "12.5"},
 		"password": data.S("hunter2"), "tags": &types.AttributeValueMemberL{Value: []types.AttributeValue{data.S("a"), data.S("b")}},

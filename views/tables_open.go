@@ -26,10 +26,7 @@ func (p *TablesPane) opened(m tableMsg) tea.Cmd {
 	}
 	in := m.info
 	in.Name = m.name
-	p.infos[in.Name] = in
-	if data.IsUnmodeled(in.Schema.ID) {
-		data.RegisterDescribed(in.Schema)
-	}
+	p.infos[in.Name] = in // Store.DescribeTable has registered its schema
 	if len(m.terms) == 0 {
 		p.showSchema(in, "")
 		return nil
