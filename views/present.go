@@ -117,7 +117,7 @@ func Summary(t data.TableID) []string {
 // PaneOf is the pane that lists table t (where a scan of it is shown).
 func PaneOf(t data.TableID) (PaneID, bool) {
 	if data.IsUnmodeled(t) {
-		return PaneTables, true // generic_present.go
+		return PaneTables, true // tables_present.go
 	}
 	p, ok := presenterOf(t)
 	return p.pane, ok && p.pane != ""

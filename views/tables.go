@@ -16,7 +16,7 @@ import (
 // NAME`, or enter on the catalog) and a table's items (`:table NAME
 // TERMS…`, planned into a Query by data.PlanQuery: never a Scan). The
 // items of a table no pane models are listed by the generic presenter
-// (generic_present.go), read-only: no action is declared for them. A
+// (tables_present.go), read-only: no action is declared for them. A
 // table a pane models opens in that pane instead, with its own columns
 // and actions (OpenScopeMsg), so the same rows never look two ways.
 //

@@ -111,7 +111,7 @@ func (c genericCols) row(rec data.Record, _ time.Time, _ themes.Theme) vtable.Ro
 	it := rec.Item()
 	cells := make([]vtable.Cell, len(c.attrs))
 	for i, a := range c.attrs {
-		cells[i] = genericCell(a, it[a])
+		cells[i] = itemsCell(a, it[a])
 	}
 	return vtable.Row{Cells: cells}
 }
@@ -124,10 +124,10 @@ func itemsPresenter(t data.TableID, c genericCols) presenter {
 	}
 }
 
-// genericCell is one attribute's cell: scalars as their text, a number
+// itemsCell is one attribute's cell: scalars as their text, a number
 // sorted as one, containers summarised ("{3}", "[2]") — the detail view
 // shows them whole.
-func genericCell(name string, av types.AttributeValue) vtable.Cell {
+func itemsCell(name string, av types.AttributeValue) vtable.Cell {
 	if av == nil {
 		return vtable.Cell{Text: "-"}.SortLast()
 	}
