@@ -371,6 +371,9 @@ func TestTableOfModeledNameOpensItsPane(t *testing.T) {
 	if m.Active() != views.PaneSessions {
 		t.Fatalf("active %s, flash %q", m.Active(), m.Flash())
 	}
+	if title := m.Pane(views.PaneSessions).Title(); !strings.Contains(title, "RUNNING") {
+		t.Errorf("title %q does not say what is listed", title)
+	}
 	items := shownItems(t, m)
 	if len(items) == 0 {
 		t.Fatal("no RUNNING session listed")
@@ -383,6 +386,16 @@ func TestTableOfModeledNameOpensItsPane(t *testing.T) {
 	m, _ = press(t, m, "b")
 	if m.Active() != views.PaneSessions || strings.Contains(m.Pane(views.PaneSessions).Title(), "Query") {
 		t.Errorf("b: active %s, title %q", m.Active(), m.Pane(views.PaneSessions).Title())
+	}
+
+	// A read the pane has no label of its own for is titled by its plan
+	// (it once showed "Sandboxes · " and nothing after).
+	m, _ = runLine(t, m, "table "+w.tables.Name(data.TableSandboxes)+" status=allocated allocated_at>0")
+	if m.Active() != views.PaneSandboxes {
+		t.Fatalf("active %s, flash %q", m.Active(), m.Flash())
+	}
+	if title := m.Pane(views.PaneSandboxes).Title(); !strings.Contains(title, "status = allocated") || !strings.Contains(title, "allocated_at > 0") {
+		t.Errorf("sandboxes title %q does not show the plan", title)
 	}
 }
 

@@ -39,7 +39,12 @@ func (p *TablesPane) opened(m tableMsg) tea.Cmd {
 	if !data.IsUnmodeled(sc.Table) {
 		// A pane models this table: its rows open there, with its
 		// columns and actions; the schema stays here for b.
+		// The plan is its title there too: the pane's own labels are
+		// for its own access patterns, and this read is none of them.
 		p.showSchema(in, "")
+		if sc.Label == "" {
+			sc.Label = sc.Plan()
+		}
 		return func() tea.Msg { return OpenScopeMsg{Scope: sc} }
 	}
 	return p.showItems(sc)
