@@ -102,7 +102,7 @@ func specFor(word string) (command, bool) {
 // ParseCommand parses what the operator typed after ':'. Errors are one line,
 // already sanitised for display, and say what would have been right.
 func ParseCommand(line string) (Command, error) {
-	toks, err := tokenize(line)
+	toks, raws, err := tokenize(line)
 	if err != nil {
 		return Command{}, err
 	}
@@ -119,7 +119,7 @@ func ParseCommand(line string) (Command, error) {
 		}
 		return Command{}, fmt.Errorf("%s", msg)
 	}
-	args, err := parseArgs(spec.CommandSpec, toks[1:])
+	args, err := parseArgs(spec.CommandSpec, toks[1:], raws[1:])
 	if err != nil {
 		return Command{}, err
 	}
@@ -127,7 +127,9 @@ func ParseCommand(line string) (Command, error) {
 }
 
 // parseArgs checks a command's words against its spec.
-func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
+// raws[i] is toks[i] with its quotes kept, for comparison terms: a quoted
+// value is a string (id="100"), which the unquoted word cannot say.
+func parseArgs(spec views.CommandSpec, toks, raws []string) (views.Args, error) {
 	var a views.Args
 	usage := func(format string, x ...any) error {
 		return fmt.Errorf("%s — usage: %s", fmt.Sprintf(format, x...), spec.Usage)
@@ -135,8 +137,8 @@ func parseArgs(spec views.CommandSpec, toks []string) (views.Args, error) {
 	given := map[string]string{}
 	var first string // the first option given
 	nTerms := 0
-	for _, t := range toks {
-		if isTerm, err := addTerm(spec, &a, &nTerms, t); err != nil {
+	for i, t := range toks {
+		if isTerm, err := addTerm(spec, &a, &nTerms, raws[i]); err != nil {
 			return a, usage("%s", err.Error())
 		} else if isTerm {
 			continue
@@ -334,10 +336,11 @@ func editDistance(a, b string) int {
 }
 
 // tokenize splits on spaces; double quotes group a value that contains
-// spaces (tenant data can), and \" escapes a quote inside them.
-func tokenize(line string) ([]string, error) {
-	var toks []string
-	var cur strings.Builder
+// spaces (tenant data can), and \" escapes a quote inside them. raws are
+// the same words with their quotes kept as typed (a comparison term's
+// quoted value is a string: data.ParseTerm reads the quotes).
+func tokenize(line string) (toks, raws []string, err error) {
+	var cur, raw strings.Builder
 	inQuote, have := false, false
 	rs := []rune(line)
 	for i := 0; i < len(rs); i++ {
@@ -345,28 +348,32 @@ func tokenize(line string) ([]string, error) {
 		switch {
 		case inQuote && r == '\\' && i+1 < len(rs) && rs[i+1] == '"':
 			cur.WriteRune('"')
+			raw.WriteString(`\"`)
 			i++
 		case r == '"':
 			inQuote = !inQuote
 			have = true
+			raw.WriteRune(r)
 		case !inQuote && unicode.IsSpace(r):
 			if have {
-				toks = append(toks, cur.String())
+				toks, raws = append(toks, cur.String()), append(raws, raw.String())
 				cur.Reset()
+				raw.Reset()
 				have = false
 			}
 		default:
 			cur.WriteRune(r)
+			raw.WriteRune(r)
 			have = true
 		}
 	}
 	if inQuote {
-		return nil, fmt.Errorf("unterminated quote")
+		return nil, nil, fmt.Errorf("unterminated quote")
 	}
 	if have {
-		toks = append(toks, cur.String())
+		toks, raws = append(toks, cur.String()), append(raws, raw.String())
 	}
-	return toks, nil
+	return toks, raws, nil
 }
 
 // Usage lists every command's usage, for the help screen.

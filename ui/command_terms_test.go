@@ -3,7 +3,9 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"opsdeck/data"
 	"opsdeck/views"
 )
 
@@ -24,6 +26,22 @@ func TestParseTerms(t *testing.T) {
 	}
 	if cmd.Opt("status") != "failed" || !equalTerms(cmd.TermList(), "ttl<now") {
 		t.Fatalf("inbox parsed %+v", cmd.Args)
+	}
+	// A quoted value keeps its quotes for the term parser, which reads
+	// them as "a string, even if it looks like a number"; quoted spaces
+	// stay in one term.
+	cmd, err = ParseCommand(`table orders ref="100" note="a b" total>5`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalTerms(cmd.TermList(), `ref="100"`, `note="a b"`, "total>5") {
+		t.Fatalf("quoted terms parsed %q", cmd.TermList())
+	}
+	for i, want := range []bool{true, true, false} {
+		term, err := data.ParseTerm(cmd.TermList()[i], time.Now())
+		if err != nil || term.Quoted != want {
+			t.Errorf("term %q: quoted %v, want %v (%v)", cmd.TermList()[i], term.Quoted, want, err)
+		}
 	}
 	// An id holding '=' is still the argument: terms come after it.
 	cmd, err = ParseCommand("runs dXNlcg==")
