@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	"github.com/aws/aws-sdk-go-v2/service/ecs"
+	"github.com/aws/aws-sdk-go-v2/service/ssooidc"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
@@ -85,6 +86,11 @@ type Conn struct {
 	// credentials, for where they came from and when they expire.
 	sts   func() *sts.Client
 	creds aws.CredentialsProvider
+	// watch is creds' expiry, refresh ahead and SSO sign-in state
+	// (credwatch.go); oidc builds the client :login signs in with
+	// (ssodevice.go).
+	watch *credWatch
+	oidc  func(region string) *ssooidc.Client
 	// dummy: DynamoDB Local with the fixed local keys, no AWS identity.
 	dummy bool
 
@@ -265,7 +271,7 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		return nil, fmt.Errorf("no AWS region: pass --region or set AWS_REGION")
 	}
 	useOwnCredentials(ctx, life, &cfg, profile, o, logger)
-	ssoLoginHint(ctx, &cfg, profile)
+	watch := watchCredentials(ctx, &cfg, profile)
 
 	// The HTTP client goes on the service clients, not on the shared config:
 	// LoadDefaultConfig refuses a plain *http.Client whenever AWS_CA_BUNDLE is
@@ -313,6 +319,8 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		}),
 		sts:             sync.OnceValue(func() *sts.Client { return newSTS(cfg, o) }),
 		creds:           cfg.Credentials,
+		watch:           watch,
+		oidc:            func(region string) *ssooidc.Client { return newOIDC(cfg, o, region) },
 		dummy:           dummy,
 		ECSEndpoint:     RedactURL(ecsEndpoint),
 		Profile:         profile,
@@ -458,7 +466,7 @@ func newECS(ctx, life context.Context, cfg aws.Config, o ConnOptions, profile st
 			return nil, fmt.Errorf("loading AWS configuration for ECS: %w", err)
 		}
 		useOwnCredentials(ctx, life, &own, profile, o, cfg.Logger)
-		ssoLoginHint(ctx, &own, profile)
+		watchCredentials(ctx, &own, profile)
 		if o.OnCall != nil && own.Credentials != nil {
 			own.Credentials = &timedCredentials{inner: own.Credentials, onCall: o.OnCall}
 		}

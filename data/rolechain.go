@@ -172,7 +172,7 @@ func (c *chain) sdkProvider(ctx context.Context, profile string) (aws.Credential
 	if err != nil {
 		return nil, err
 	}
-	ssoLoginHint(ctx, &cfg, profile)
+	watchCredentials(ctx, &cfg, profile)
 	if cfg.Credentials == nil {
 		return nil, errors.New("no credentials for source profile " + profile)
 	}

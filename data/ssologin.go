@@ -1,13 +1,11 @@
 package data
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials/ssocreds"
 	"github.com/aws/smithy-go"
@@ -34,8 +32,9 @@ func (e *SSOLoginError) Error() string {
 
 func (e *SSOLoginError) Unwrap() error { return e.Err }
 
-// Command is what the operator runs to sign in again. A new token in the
-// CLI's cache is read on the next call: no restart is needed.
+// Command is what the operator runs to sign in again (or :login). A new
+// token in the CLI's cache is read on the next call: no restart is
+// needed, and the console watches the cache for one (credwatch.go).
 func (e *SSOLoginError) Command() string {
 	if e.Session != "" {
 		return "aws sso login --sso-session " + shellWord(e.Session)
@@ -65,31 +64,6 @@ func ssoTokenProblem(err error) bool {
 	}
 	// The sso_session path returns the token provider's errors unwrapped.
 	return strings.Contains(err.Error(), "cached SSO token")
-}
-
-// ssoLoginHint wraps the SSO provider that the SDK picked for profile
-// so a token problem comes back as an SSOLoginError. Any other
-// credentials are left alone, as is a role whose source_profile signs in
-// with SSO (its errors keep the SDK's words).
-func ssoLoginHint(ctx context.Context, cfg *aws.Config, profile string) {
-	if cfg.Credentials == nil || !aws.IsCredentialsProvider(cfg.Credentials, (*ssocreds.Provider)(nil)) {
-		return
-	}
-	if profile == "" {
-		profile = "default"
-	}
-	session := ""
-	if sc, err := config.LoadSharedConfigProfile(ctx, profile, sharedFiles); err == nil {
-		session = sc.SSOSessionName
-	}
-	inner := cfg.Credentials
-	cfg.Credentials = aws.CredentialsProviderFunc(func(ctx context.Context) (aws.Credentials, error) {
-		c, err := inner.Retrieve(ctx)
-		if err != nil && ssoTokenProblem(err) {
-			err = &SSOLoginError{Profile: Escape(profile), Session: Escape(session), Err: err}
-		}
-		return c, err
-	})
 }
 
 // sharedFiles points LoadSharedConfigProfile at the files as they are

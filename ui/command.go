@@ -67,6 +67,8 @@ func rootCommands() []command {
 			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { return m.openMessages() }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbWhoAmI), Usage: ":whoami"},
 			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { return m.openWhoAmI() }},
+		{CommandSpec: views.CommandSpec{Name: string(VerbLogin), Usage: ":login"},
+			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { return m.openLogin() }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbQuit), Aliases: []string{"quit", "q!"}, Usage: ":q"},
 			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { return m.requestQuit("") }},
 		{CommandSpec: markSpec, root: runMark},

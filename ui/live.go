@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -248,6 +249,10 @@ func (m Model) liveLabel(p views.Pane) string {
 		}
 		fallthrough
 	case stream.StateReconnecting, stream.StateThrottled:
+		if signedOut(h) {
+			// What to run is the whole news; the state adds nothing.
+			return inert.Line(h.Detail, 60)
+		}
 		// Say why, briefly: the title must keep room for the pane's name.
 		if h.Detail != "" {
 			return string(h.State) + " (" + inert.Line(h.Detail, 32) + ")"
@@ -282,9 +287,15 @@ func (m Model) gapSpan(h stream.Health) string {
 func (m Model) healthSummary() string {
 	var nLive, nSlow, nPoll, nPaused int
 	var bad []string
+	signIn := ""
 	for _, s := range data.Schemas() {
 		h, ok := m.shownHealth(s.ID)
 		if !ok {
+			continue
+		}
+		if signedOut(h) {
+			// Every table waits for the same sign-in: say it once.
+			signIn = h.Detail
 			continue
 		}
 		switch h.State {
@@ -318,6 +329,9 @@ func (m Model) healthSummary() string {
 		}
 	}
 	parts = append(parts, bad...)
+	if signIn != "" {
+		parts = append([]string{signIn}, parts...)
+	}
 	if l := m.lineageSummary("", false); l != "" && len(parts) > 0 {
 		parts = append(parts, l)
 	}
@@ -341,6 +355,10 @@ func (m Model) streamHealthLine() string {
 		h, known := m.shownHealth(s.ID)
 		switch {
 		case !known:
+		case signedOut(h):
+			if !slices.Contains(first, h.Detail) {
+				first = append([]string{h.Detail}, first...)
+			}
 		case h.State == stream.StateLive && m.live.wanted != nil && !m.live.wanted[s.ID]:
 			slow = append(slow, string(s.ID))
 		case h.State == stream.StateLive:
@@ -370,4 +388,10 @@ func (m Model) streamHealthLine() string {
 		first = append(first, "slow: "+strings.Join(slow, " "))
 	}
 	return strings.Join(first, " · ")
+}
+
+// signedOut: the table's tail waits for an SSO sign-in; its Detail says
+// what to run (data/stream: SignedOut).
+func signedOut(h stream.Health) bool {
+	return (h.State == stream.StateReconnecting || h.State == stream.StateThrottled) && strings.HasPrefix(h.Detail, stream.SignedOut)
 }

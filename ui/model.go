@@ -129,6 +129,10 @@ type Model struct {
 	// history file (cmdhistory.go).
 	where whereState
 	hist  *history.File
+
+	// sign watches an expired SSO sign-in and the credentials' expiry,
+	// and runs :login (signin.go, login.go).
+	sign signInState
 }
 
 // New builds the console. It does no I/O: the first page of the active pane
@@ -245,6 +249,9 @@ func (m Model) routeAndTick(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if d := nm.demandCmd(); d != nil {
 		cmd = tea.Batch(cmd, d)
 	}
+	if s := nm.watchSignIn(); s != nil {
+		cmd = tea.Batch(cmd, s)
+	}
 	return nm, cmd
 }
 
@@ -284,6 +291,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onCredentialHelper(msg)
 	case mfaPromptMsg, mfaWithdrawnMsg, mfaAcceptedMsg:
 		return m.onMFA(msg)
+	case signInMsg:
+		return m.onSignIn(msg)
 	case dialogTickMsg:
 		return m, nil // a dialog's pause ended: the redraw shows it
 	case detail.CopiedMsg:

@@ -362,6 +362,13 @@ func (m Model) statusBar(w int) string {
 		// The Stream pane shows every table's state in the message slot.
 		parts = append(parts, part{kv("tail", h), 4})
 	}
+	if c, urgent := m.credsText(); c != "" {
+		v := th.StatusValue
+		if urgent {
+			v = th.Error
+		}
+		parts = append(parts, part{th.StatusKey.Render("creds ") + v.Render(inert.Line(c, 12)), 5})
+	}
 	if m.profile != "" {
 		parts = append(parts, part{kv("profile", m.profile), 3})
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"opsdeck/data"
+
 	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	st "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go"
@@ -68,6 +70,23 @@ func classify(ctx context.Context, err error) fault {
 		}
 	}
 	return faultTransient
+}
+
+// SignedOut begins a Health.Detail that is an expired or missing SSO
+// sign-in: the rest is what to run. The reader keeps retrying (the
+// credentials are read again each time), so the tail resumes by itself
+// once the operator has signed in.
+const SignedOut = "signed out: "
+
+// opDetail is Health.Detail for op failing with err. A sign-in problem
+// leaves op out and says what to run, in the data layer's words rather
+// than the SDK's: the title has a few cells for it.
+func opDetail(op string, err error) string {
+	var sso *data.SSOLoginError
+	if errors.As(err, &sso) {
+		return SignedOut + "run " + sso.Command()
+	}
+	return op + ": " + describeErr(err)
 }
 
 // describeErr is one short line for Health.Detail and logs: the AWS error

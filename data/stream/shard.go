@@ -363,13 +363,13 @@ func (s *shardReader) pause(bo *backoff, retryNow *int) time.Time {
 }
 
 func (s *shardReader) onTransient(op string, err error) {
-	d := op + ": " + describeErr(err)
+	d := opDetail(op, err)
 	s.tr.logf("shard %s: %s", s.id, d)
 	s.tr.health.failed(s.id, d)
 }
 
 func (s *shardReader) onThrottled(op string, err error) {
-	d := op + ": " + describeErr(err)
+	d := opDetail(op, err)
 	s.tr.logf("shard %s: throttled: %s", s.id, d)
 	s.tr.health.throttledBy(s.id, d)
 }

@@ -313,7 +313,7 @@ func (r *tableReader) open(ctx context.Context) bool {
 				r.deniedOn("DescribeStream", arn, err)
 				return false
 			default:
-				r.health.failed("", "DescribeStream: "+describeErr(err))
+				r.health.failed("", opDetail("DescribeStream", err))
 				r.logf("describe stream: %v", err)
 			}
 		}
@@ -456,7 +456,7 @@ func (r *tableReader) rediscover(ctx context.Context, info *shardInfo, cause err
 		}
 		// Server trouble: try the same shard again later; its reader will
 		// report what it finds.
-		r.health.failed("", "DescribeStream: "+describeErr(err))
+		r.health.failed("", opDetail("DescribeStream", err))
 		info.status = shardIdle
 		r.startShard(ctx, info, info.restarts.next())
 		return true
@@ -501,7 +501,7 @@ func (r *tableReader) findChildren(ctx context.Context) bool {
 				r.denied("DescribeStream", err)
 				return false
 			}
-			r.health.failed("", "DescribeStream: "+describeErr(err))
+			r.health.failed("", opDetail("DescribeStream", err))
 			w.due = time.Now().Add(w.bo.next())
 			continue
 		}

@@ -30,7 +30,7 @@ func (r *tableReader) currentStream(ctx context.Context) (arn string, ok, retry 
 			r.denied("DescribeTable", err)
 			return "", false, false
 		}
-		r.health.failed("", "DescribeTable: "+describeErr(err))
+		r.health.failed("", opDetail("DescribeTable", err))
 		r.logf("describe table: %v", err)
 		return "", true, true
 	}
@@ -84,7 +84,7 @@ func (r *tableReader) streamGone(ctx context.Context) bool {
 	r.replacedBy(arn)
 	shards, _, err := r.t.streamShards(ctx, arn, nil)
 	if err != nil {
-		r.health.failed("", "DescribeStream: "+describeErr(err))
+		r.health.failed("", opDetail("DescribeStream", err))
 		return true
 	}
 	r.merge(ctx, shards, "")
