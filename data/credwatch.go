@@ -182,7 +182,9 @@ func (w *credWatch) freshToken() bool {
 	if w.signIn != failing {
 		return false // a call met it first (success, or a new problem)
 	}
-	w.signIn, w.nextTry = nil, time.Time{}
+	// The refresh that failed for want of this token is tried again on
+	// the next call.
+	w.signIn, w.refreshErr, w.nextTry = nil, nil, time.Time{}
 	return true
 }
 

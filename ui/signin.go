@@ -84,25 +84,28 @@ func (m *Model) watchSignIn() tea.Cmd {
 		return nil
 	}
 	st := c.CredentialsState()
+	now := m.ctx.Now()
 	var cmds []tea.Cmd
-	if st.SignIn != nil {
-		if st.SignIn != m.sign.said {
-			m.sign.said = st.SignIn
-			m.setFlash(signedOutText(st), true)
+	switch {
+	case st.RefreshErr != nil && st.Expires.After(now):
+		// The credentials still work: say until when, and what to run.
+		// Told once a cause, not once a minute.
+		if why := data.Describe(st.RefreshErr); why != m.sign.refreshSaid {
+			m.sign.refreshSaid = why
+			m.setFlash(refreshFailedText(c, st, now), true)
 		}
-		if m.sign.watchConn != c {
-			m.sign.watchConn = c
-			m.sign.watchGen++
-			cmds = append(cmds, m.ctx.After(ssoWatchEvery, ssoWatchMsg{gen: m.sign.watchGen}))
-		}
+		m.sign.said = st.SignIn
+	case st.SignIn != nil && st.SignIn != m.sign.said:
+		m.sign.said = st.SignIn
+		m.setFlash(signedOutText(st), true)
 	}
-	if st.RefreshErr != nil {
-		if text := refreshFailedText(c, st, m.ctx.Now()); text != m.sign.refreshSaid && st.SignIn == nil {
-			m.sign.refreshSaid = text
-			m.setFlash(text, true)
-		}
-	} else {
+	if st.RefreshErr == nil {
 		m.sign.refreshSaid = ""
+	}
+	if st.SignIn != nil && m.sign.watchConn != c {
+		m.sign.watchConn = c
+		m.sign.watchGen++
+		cmds = append(cmds, m.ctx.After(ssoWatchEvery, ssoWatchMsg{gen: m.sign.watchGen}))
 	}
 	cmds = append(cmds, m.armCreds(st))
 	return tea.Batch(cmds...)
@@ -154,11 +157,7 @@ func (m Model) onSignIn(msg signInMsg) (tea.Model, tea.Cmd) {
 		if c == nil || !st.CanExpire || st.Expires.Sub(m.ctx.Now()) > data.RefreshAhead {
 			return m, nil // the redraw shows the minutes left
 		}
-		return m, func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), credsRefreshTimeout)
-			defer cancel()
-			return credsRefreshedMsg{conn: c, err: c.RefreshCredentials(ctx)}
-		}
+		return m, refreshCreds(c)
 	case credsRefreshedMsg:
 		// watchSignIn, after this update, tells a failure (the state
 		// holds it) and arms the next tick.
@@ -180,7 +179,9 @@ func (m Model) signedInAgain(how string) (tea.Model, tea.Cmd) {
 	}
 	m.sign.watchConn, m.sign.said, m.sign.refreshSaid = nil, nil, ""
 	m.setFlash(how+" ("+label+") — reloading", false)
-	var cmds []tea.Cmd
+	// Credentials a failed refresh left close to expiry are renewed now,
+	// not at the next tick.
+	cmds := []tea.Cmd{refreshCreds(m.conn())}
 	for _, p := range m.panes {
 		if st := p.Status(); st.Err != "" || strings.HasPrefix(st.Note, views.PollFailedNote) {
 			cmds = append(cmds, p.Reload())
@@ -257,4 +258,17 @@ func refreshFailedText(c *data.Conn, st data.CredentialsState, now time.Time) st
 		when = "expire in " + minutesText(left)
 	}
 	return who + " " + when + " and could not be renewed: " + data.Describe(st.RefreshErr)
+}
+
+// refreshCreds renews the connection's credentials if they expire within
+// data.RefreshAhead (a Cmd: it may ask the portal or run a helper).
+func refreshCreds(c *data.Conn) tea.Cmd {
+	if c == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), credsRefreshTimeout)
+		defer cancel()
+		return credsRefreshedMsg{conn: c, err: c.RefreshCredentials(ctx)}
+	}
 }
