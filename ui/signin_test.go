@@ -229,7 +229,6 @@ func TestStatusBarShowsCredentialsExpiry(t *testing.T) {
 	})
 }
 
-
 // Credentials a few minutes from expiry are renewed on the count-down's
 // timer, even with no key pressed; when that fails (the SSO token expired
 // meanwhile) the message line says until when they work and what to run,
