@@ -294,8 +294,10 @@ func (m Model) healthSummary() string {
 			continue
 		}
 		if signedOut(h) {
-			// Every table waits for the same sign-in: say it once.
-			signIn = h.Detail
+			// Every table waits for the same sign-in: say it once, and
+			// briefly (the status bar cuts at 40 cells; the title and the
+			// message line give the whole command).
+			signIn = strings.TrimSuffix(stream.SignedOut, ": ")
 			continue
 		}
 		switch h.State {

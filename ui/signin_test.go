@@ -10,10 +10,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
+	"opsdeck/data/stream"
 	"opsdeck/demo/ddblocal"
 	"opsdeck/internal/ssostandin"
 	"opsdeck/internal/termcells"
 	"opsdeck/themes"
+	"opsdeck/ui/livefeed"
 	"opsdeck/ui/uitest"
 )
 
@@ -266,5 +268,31 @@ func TestFailedRefreshSaysWhatToRun(t *testing.T) {
 	}
 	if text, _ := m.credsText(); text != "" || !strings.Contains(m.Flash(), "signed in again") {
 		t.Fatalf("after signing in again: creds %q, message %q", text, m.Flash())
+	}
+}
+
+// A tail waiting for an SSO sign-in says what to run, in our words: the
+// title the whole command, the status bar "tail signed out" once for
+// every table (its 40 cells would cut the command), the Stream pane's
+// status line the whole command once.
+func TestTailSignedOutWording(t *testing.T) {
+	m := New(Options{Now: func() time.Time { return fixedNow }, Timer: uitest.Timer})
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
+	m = nm.(Model)
+	detail := stream.SignedOut + "run aws sso login --sso-session corp"
+	m = batch(t, m, livefeed.BatchMsg{Health: []stream.Health{
+		{Table: data.TableSessions, State: stream.StateReconnecting, Detail: detail},
+		{Table: data.TableEvents, State: stream.StateReconnecting, Detail: detail},
+	}})
+	rows := terminalRows(t, m)
+	if !strings.Contains(rows[1], "signed out: run aws sso login --sso-session corp") {
+		t.Errorf("title %q", rows[1])
+	}
+	bar := rows[len(rows)-2]
+	if !strings.Contains(bar, "tail signed out │") || strings.Count(bar, "signed out") != 1 {
+		t.Errorf("status bar %q, want \"tail signed out\" once", bar)
+	}
+	if got := m.streamHealthLine(); got != detail {
+		t.Errorf("Stream pane's status line %q, want %q", got, detail)
 	}
 }
