@@ -128,6 +128,22 @@ func (w *credWatch) Retrieve(ctx context.Context) (aws.Credentials, error) {
 	return c, nil
 }
 
+// IsCredentialsProvider lets aws.IsCredentialsProvider see through the
+// watch to the provider the SDK chose (credproc.go, ssologin.go and the
+// SDK itself ask which one it is).
+func (w *credWatch) IsCredentialsProvider(target aws.CredentialsProvider) bool {
+	return aws.IsCredentialsProvider(w.base, target)
+}
+
+// ProviderSources passes on where the credentials come from (the SDK
+// reports it in its user agent).
+func (w *credWatch) ProviderSources() []aws.CredentialSource {
+	if s, ok := w.base.(aws.CredentialProviderSource); ok {
+		return s.ProviderSources()
+	}
+	return nil
+}
+
 // explain turns an SSO token problem into an SSOLoginError and notes it.
 // Called with mu held.
 func (w *credWatch) explain(err error) error {

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials/ssocreds"
+
 	"opsdeck/internal/ssostandin"
 )
 
@@ -28,6 +31,10 @@ func TestCredentialsRefreshedAheadOfExpiry(t *testing.T) {
 
 	if st := conn.CredentialsState(); st.Known || !st.HasSSO || st.SSO.Name != "corp" {
 		t.Fatalf("before any call: %+v", st)
+	}
+	// The watch is transparent to the SDK's "which provider is this".
+	if !aws.IsCredentialsProvider(conn.creds, (*ssocreds.Provider)(nil)) {
+		t.Error("the connection's credentials no longer say they are the SDK's SSO provider")
 	}
 	if err := conn.RefreshCredentials(ctx); err != nil {
 		t.Fatal(err)
