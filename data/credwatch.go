@@ -8,6 +8,7 @@ package data
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -54,6 +55,10 @@ type credWatch struct {
 	// isSSO: the SDK's SSO provider signs the profile in, so its token
 	// errors are SSOLoginErrors.
 	isSSO bool
+	// ahead: renew RefreshAhead before expiry. Not for an assumed role
+	// (rolechain.go renews it a minute ahead, asking for an MFA code
+	// then: five minutes early would ask for codes sooner than said).
+	ahead bool
 	now   func() time.Time
 
 	mu         sync.Mutex
@@ -65,6 +70,9 @@ type credWatch struct {
 	// stamp is the token file as it was when the current sign-in problem
 	// began: a token written after that is the operator's new sign-in.
 	stamp fileStamp
+	// source is the watch of a role's SSO source profile, once one has
+	// reported a sign-in problem through this one.
+	source *credWatch
 }
 
 // watchCredentials wraps cfg's credentials in a credWatch (nil when cfg
@@ -73,7 +81,8 @@ func watchCredentials(ctx context.Context, cfg *aws.Config, profile string) *cre
 	if cfg.Credentials == nil {
 		return nil
 	}
-	w := &credWatch{base: cfg.Credentials, now: time.Now}
+	w := &credWatch{base: cfg.Credentials, now: time.Now,
+		ahead: !aws.IsCredentialsProvider(cfg.Credentials, (*roleProvider)(nil))}
 	if aws.IsCredentialsProvider(cfg.Credentials, (*ssocreds.Provider)(nil)) {
 		// A role whose source_profile signs in with SSO is not caught
 		// here: its errors keep the SDK's words.
@@ -93,7 +102,7 @@ func (w *credWatch) Retrieve(ctx context.Context) (aws.Credentials, error) {
 	w.mu.Lock()
 	now := w.now()
 	last, refresh := w.last, false
-	if w.have && last.CanExpire && last.Expires.Sub(now) < RefreshAhead {
+	if w.ahead && w.have && last.CanExpire && last.Expires.Sub(now) < RefreshAhead {
 		if now.Before(w.nextTry) && last.Expires.After(now) {
 			// A refresh runs, or failed a moment ago: these still work.
 			w.mu.Unlock()
@@ -144,28 +153,40 @@ func (w *credWatch) ProviderSources() []aws.CredentialSource {
 	return nil
 }
 
-// explain turns an SSO token problem into an SSOLoginError and notes it.
-// Called with mu held.
+// explain turns an SSO token problem into an SSOLoginError and notes it;
+// one a role's source profile met (its own watch made it, rolechain.go)
+// is noted too, so the connection's state says it. Called with mu held.
 func (w *credWatch) explain(err error) error {
-	if !w.isSSO || !ssoTokenProblem(err) {
+	var e *SSOLoginError
+	switch {
+	case w.isSSO && ssoTokenProblem(err):
+		e = &SSOLoginError{Profile: Escape(w.sso.Profile), Session: Escape(w.sso.Name), Err: err, from: w}
+		err = e
+	case errors.As(err, &e) && e.from != nil && e.from != w:
+		w.source = e.from
+	default:
 		return err
 	}
-	e := &SSOLoginError{Profile: Escape(w.sso.Profile), Session: Escape(w.sso.Name), Err: err}
 	if w.signIn == nil {
 		// The first failure of a run is the problem the console tells
 		// and watches; later ones are the same problem.
-		if path, perr := w.sso.CachePath(); perr == nil {
+		if path, perr := w.sso.CachePath(); perr == nil && e.from == w {
 			w.stamp = stampOf(path)
 		}
 		w.signIn = e
 	}
-	return e
+	return err
 }
 
 func (w *credWatch) state() CredentialsState {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	s := CredentialsState{Known: w.have, RefreshErr: w.refreshErr, SignIn: w.signIn, SSO: w.sso, HasSSO: w.isSSO && w.sso.StartURL != ""}
+	if from := w.source; from != nil {
+		// A role over an SSO source profile: that profile's session is
+		// the one to sign in to (:login).
+		s.SSO, s.HasSSO = from.sso, from.sso.StartURL != ""
+	}
 	if w.have && w.last.CanExpire {
 		s.CanExpire, s.Expires = true, w.last.Expires
 	}
@@ -178,6 +199,18 @@ func (w *credWatch) freshToken() bool {
 	w.mu.Lock()
 	failing, stamp := w.signIn, w.stamp
 	w.mu.Unlock()
+	if failing != nil && failing.from != nil && failing.from != w {
+		// A source profile's sign-in: its own watch reads its cache.
+		if !failing.from.freshToken() {
+			return false
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.signIn == failing {
+			w.signIn, w.refreshErr, w.nextTry = nil, nil, time.Time{}
+		}
+		return true
+	}
 	if failing == nil || !w.isSSO {
 		return false
 	}

@@ -3,6 +3,7 @@ package data
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials/ssocreds"
 
 	"opsdeck/internal/ssostandin"
+	"opsdeck/internal/ststest"
 )
 
 // Role credentials that expire within RefreshAhead are renewed on the
@@ -127,5 +129,55 @@ func TestRefusedTokenWaitsForANewOne(t *testing.T) {
 	ssostandin.WriteToken(t, cache, "corp", "new", time.Now().Add(time.Hour))
 	if !conn.FreshSSOToken() {
 		t.Fatal("the new token did not count")
+	}
+}
+
+// A role whose source_profile signs in with SSO: the connection's state
+// carries the source profile's sign-in problem and session (the console
+// watches it and :login signs in there), and a fresh token in that
+// session's cache ends it. STS and the portal are stand-ins.
+func TestRoleOverSSOSourceIsWatched(t *testing.T) {
+	cache := ssostandin.Home(t)
+	f, err := os.OpenFile(os.Getenv("AWS_CONFIG_FILE"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n[profile role-dev]\nrole_arn = arn:aws:iam::111122223333:role/OnCall\nsource_profile = corp-dev\nregion = us-east-1\n")
+	f.Close()
+	portal := ssostandin.NewPortal(t)
+	sts := ststest.Start(t)
+	ssostandin.WriteToken(t, cache, "corp", "old", time.Now().Add(-time.Hour))
+	conn, err := Connect(context.Background(), ConnOptions{Profile: "role-dev", Endpoint: "http://127.0.0.1:9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	err = conn.RefreshCredentials(context.Background())
+	var sso *SSOLoginError
+	if !errors.As(err, &sso) || sso.Profile != "corp-dev" || sso.Session != "corp" {
+		t.Fatalf("role over an expired SSO source: %v", err)
+	}
+	st := conn.CredentialsState()
+	if st.SignIn == nil || !st.HasSSO || st.SSO.Name != "corp" || st.SSO.Profile != "corp-dev" {
+		t.Fatalf("state %+v, want the source profile's sign-in and session", st)
+	}
+	if conn.watch.ahead {
+		t.Error("an assumed role is renewed 5 minutes ahead: rolechain.go renews it a minute ahead (an MFA code is asked then)")
+	}
+	if conn.FreshSSOToken() {
+		t.Fatal("fresh with no new token")
+	}
+	ssostandin.WriteToken(t, cache, "corp", "fresh", time.Now().Add(time.Hour))
+	if !conn.FreshSSOToken() {
+		t.Fatal("the source session's new token was not seen")
+	}
+	if err := conn.RefreshCredentials(context.Background()); err != nil {
+		t.Fatalf("after signing in: %v", err)
+	}
+	if _, last := portal.Calls(); last != "fresh" {
+		t.Errorf("portal given %q", last)
+	}
+	if calls := sts.Calls(); len(calls) != 1 || calls[0].Action != "AssumeRole" || calls[0].SignedWith != "opsdeck" {
+		t.Errorf("STS calls %+v, want one AssumeRole signed with the SSO role's key", calls)
 	}
 }

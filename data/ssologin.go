@@ -23,6 +23,9 @@ import (
 type SSOLoginError struct {
 	Profile string // escaped; "default" for the default profile
 	Session string // the profile's sso_session, escaped; "" for legacy sso_start_url keys
+	// from is the watch that met it (credwatch.go): the one that reads
+	// the profile's token cache.
+	from *credWatch
 	Err     error
 }
 
