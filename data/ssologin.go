@@ -26,7 +26,7 @@ type SSOLoginError struct {
 	// from is the watch that met it (credwatch.go): the one that reads
 	// the profile's token cache.
 	from *credWatch
-	Err     error
+	Err  error
 }
 
 func (e *SSOLoginError) Error() string {
