@@ -1,7 +1,9 @@
 package data
 
 import (
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -32,11 +34,14 @@ func TestUnmodeledIDsAndNames(t *testing.T) {
 }
 
 func TestDescribedTableDecodesGenerically(t *testing.T) {
-	id := UnmodeledID("described-decode")
+	// A name of its own per run: the registry is the process's, and a
+	// second run (-count=2) must start from an undescribed table.
+	name := fmt.Sprintf("described-decode-%d", describeRuns.Add(1))
+	id := UnmodeledID(name)
 	if Decode(id, Item{"k": S("a")}) != nil {
 		t.Fatal("an undescribed table decoded")
 	}
-	RegisterSchema(TableSchema{ID: id, NameTemplate: "described-decode", PK: KeyAttr{"k", TypeS}, SK: &KeyAttr{"n", TypeN}})
+	RegisterSchema(TableSchema{ID: id, NameTemplate: name, PK: KeyAttr{"k", TypeS}, SK: &KeyAttr{"n", TypeN}})
 	item := Item{"k": S("a\x1b[31m"), "n": N(7), "extra": S("x")}
 	r := Decode(id, item)
 	if r == nil || r.ID() != "a\x1b[31m · 7" || r.Table() != id || len(r.Issues()) != 0 || len(r.Key()) != 2 || len(r.Item()) != 3 {
@@ -49,11 +54,13 @@ func TestDescribedTableDecodesGenerically(t *testing.T) {
 		}
 	}
 	// Re-describing replaces.
-	RegisterSchema(TableSchema{ID: id, NameTemplate: "described-decode", PK: KeyAttr{"k", TypeS}})
+	RegisterSchema(TableSchema{ID: id, NameTemplate: name, PK: KeyAttr{"k", TypeS}})
 	if r := Decode(id, item); r.ID() != "a\x1b[31m" {
 		t.Errorf("after re-describing: %q", r.ID())
 	}
 }
+
+var describeRuns atomic.Int64
 
 // TestRegisterSchemaConcurrently: registering while reading (go test
 // -race finds what a lock missed).
