@@ -239,7 +239,7 @@ func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.
 	}
 	specs := specsForKey(ak.Name)
 	p := m.panes[m.active]
-	table := p.ShownTable()
+	table := p.shownTable()
 	tables := paneTables(p.ID())
 	if table == "" && len(tables) == 0 {
 		return m, nil, false // a pane that shows no table's rows (Stream)
@@ -280,14 +280,15 @@ func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.
 	}
 	specs = forTable
 
-	items, hidden := p.Marked()
-	if p.DetailOpen() {
-		// The detail view is about one item: act on it, not on marks.
-		items, hidden = nil, 0
+	var items []data.Item
+	hidden := 0
+	// The detail view is about one item: act on it, not on marks.
+	if p.marks != nil && !p.marks.DetailOpen() {
+		items, hidden = p.marks.Marked()
 	}
 	bulk := len(items) > 0
 	if !bulk {
-		sel, ok := p.Selected()
+		sel, ok := p.selected()
 		if !ok {
 			m.setFlash("no row selected", true)
 			return m, nil, true
@@ -301,7 +302,7 @@ func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.
 			return m, nil, true
 		}
 		items = whole.items
-	case p.Partial():
+	case p.marks != nil && p.marks.Partial():
 		// A plan's guard is the state of the whole item: read it first.
 		return m.readWholeFor(k, table, items)
 	}

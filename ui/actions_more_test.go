@@ -56,10 +56,10 @@ func TestMarkStuckRunFailed(t *testing.T) {
 
 func selectRunRow(t *testing.T, m Model, id string) Model {
 	t.Helper()
-	p := m.Pane(m.Active())
+	p := m.slotOf(m.Active())
 	m, _ = press(t, m, "g")
 	for i := 0; i < 50; i++ {
-		if it, ok := p.Selected(); ok && attr(it, "runId") == id {
+		if it, ok := p.sel.Selected(); ok && attr(it, "runId") == id {
 			return m
 		}
 		m, _ = press(t, m, "j")

@@ -222,7 +222,9 @@ func (m *Model) applyToPanes(changes []views.Change) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	for _, p := range m.panes {
-		cmds = append(cmds, p.Apply(changes))
+		if p.apply != nil {
+			cmds = append(cmds, p.apply.Apply(changes))
+		}
 	}
 	return tea.Batch(cmds...)
 }
@@ -265,7 +267,9 @@ func (m *Model) bulkFinished(d *bulkDialog) tea.Cmd {
 		line += fmt.Sprintf(" · %d audit lines not written", auditErrs)
 	}
 	m.setFlash(line, len(s.Succeeded) != s.Total || auditErrs > 0)
-	m.panes[m.active].ClearMarks()
+	if p := m.panes[m.active]; p.marks != nil {
+		p.marks.ClearMarks()
+	}
 	return m.refreshRows(all)
 }
 

@@ -37,9 +37,9 @@ type actProbe struct {
 func (p actProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	nm, cmd := p.Model.Update(msg)
 	p.Model = nm.(Model)
-	marked, _ := p.Model.Pane(views.PaneSandboxes).Marked()
+	marked, _ := p.Model.slotOf(views.PaneSandboxes).marks.Marked()
 	s := snap{mode: p.Model.Mode(), flash: p.Model.Flash(), screen: stripANSI(p.Model.Render()),
-		sessions: p.Model.Pane(views.PaneSessions).Status(), sandboxes: p.Model.Pane(views.PaneSandboxes).Status(), marked: len(marked)}
+		sessions: p.Model.slotOf(views.PaneSessions).Status(), sandboxes: p.Model.slotOf(views.PaneSandboxes).Status(), marked: len(marked)}
 	publishLatest(p.snaps, s)
 	return p, cmd
 }

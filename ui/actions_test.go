@@ -17,10 +17,10 @@ import (
 // selectRow moves the cursor to the row whose id is id.
 func selectRow(t *testing.T, m Model, id string) Model {
 	t.Helper()
-	p := m.Pane(m.Active())
+	p := m.slotOf(m.Active())
 	m, _ = press(t, m, "g")
 	for i := 0; i < 50; i++ {
-		if it, ok := p.Selected(); ok && itemID(it) == id {
+		if it, ok := p.sel.Selected(); ok && itemID(it) == id {
 			return m
 		}
 		m, _ = press(t, m, "j")
@@ -40,7 +40,7 @@ func itemID(it data.Item) string {
 
 func selectedAttr(t *testing.T, m Model, name string) string {
 	t.Helper()
-	it, ok := m.Pane(m.Active()).Selected()
+	it, ok := m.slotOf(m.Active()).sel.Selected()
 	if !ok {
 		t.Fatal("nothing selected")
 	}
@@ -301,7 +301,7 @@ func TestRequeueEventFromInboxAndDetailView(t *testing.T) {
 
 func mustSelected(t *testing.T, m Model) data.Item {
 	t.Helper()
-	it, ok := m.Pane(m.Active()).Selected()
+	it, ok := m.slotOf(m.Active()).sel.Selected()
 	if !ok {
 		t.Fatal("nothing selected")
 	}
@@ -354,7 +354,7 @@ func TestBulkMarkForDeletionWithSummary(t *testing.T) {
 			t.Errorf("%s status %q, want %q", id, got, want)
 		}
 	}
-	if items, _ := m.Pane(views.PaneSandboxes).Marked(); len(items) != 0 {
+	if items, _ := m.slotOf(views.PaneSandboxes).marks.Marked(); len(items) != 0 {
 		t.Errorf("%d rows still marked after the bulk action", len(items))
 	}
 	if es := w.auditEntries(); len(es) != 3 {

@@ -35,8 +35,8 @@ func benchModel(b *testing.B, rows int) Model {
 	}
 	// Straight to the list pane: a live-tail batch would also fill the
 	// Stream pane's buffer, which is not what these benchmarks measure.
-	m.Pane(views.PaneSessions).Apply(changes)
-	if got := m.Pane(views.PaneSessions).Status().Rows; got != rows {
+	m.slotOf(views.PaneSessions).apply.Apply(changes)
+	if got := m.slotOf(views.PaneSessions).Status().Rows; got != rows {
 		b.Fatalf("loaded %d rows, want %d", got, rows)
 	}
 	return m
@@ -51,7 +51,7 @@ func BenchmarkFrame(b *testing.B) {
 		b.Run("rows="+strconv.Itoa(size), func(b *testing.B) {
 			m := benchModel(b, size)
 			for range size / 2 {
-				m.Pane(views.PaneSessions).Update(keyMsg("j"))
+				m.slotOf(views.PaneSessions).Update(keyMsg("j"))
 			}
 			var ms runtime.MemStats
 			runtime.GC()

@@ -25,7 +25,7 @@ func (m *Model) pushJump(from jumpPlace) {
 // here is the pane and scope shown now, as a jump's way back.
 func (m Model) here() jumpPlace {
 	p := m.panes[m.active]
-	return jumpPlace{pane: p.ID(), scope: p.CurrentScope()}
+	return jumpPlace{pane: p.ID(), scope: p.currentScope()}
 }
 
 // openScopeMsg shows an OpenScopeMsg's scope; a Jump remembers where it
@@ -50,7 +50,7 @@ func (m Model) readOnlyRows() bool {
 	if s, ok := views.Spec(p.ID()); ok && s.ReadOnly {
 		return true
 	}
-	return data.IsUnmodeled(p.ShownTable())
+	return data.IsUnmodeled(p.shownTable())
 }
 
 // cycle is the pane tab (dir 1) or shift+tab (dir -1) goes to: the next

@@ -165,7 +165,7 @@ func shownItems(t *testing.T, m Model) []data.Item {
 	if m.panes[m.active].Status().Visible == 0 {
 		return nil
 	}
-	set, err := m.panes[m.active].ExportRows()
+	set, err := m.panes[m.active].export.ExportRows()
 	if err != nil {
 		t.Fatalf("rows: %v", err)
 	}
@@ -356,7 +356,7 @@ func TestBrowseAnyTable(t *testing.T) {
 	if rec.count("Scan") == 0 {
 		t.Fatal("no Scan after y")
 	}
-	if title := paneTitle(m.Pane(views.PaneTables)); !strings.Contains(title, "scan of "+name) || !strings.Contains(title, "amount > 100") {
+	if title := paneTitle(m.slotOf(views.PaneTables)); !strings.Contains(title, "scan of "+name) || !strings.Contains(title, "amount > 100") {
 		t.Errorf("scan title %q", title)
 	}
 }

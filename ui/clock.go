@@ -40,13 +40,13 @@ func (m *Model) armClock() tea.Cmd {
 		at = now.Add(clockEvery)
 	}
 	if m.liveTimesShown() {
-		n := p.NextRetime()
+		n := p.retime.NextRetime()
 		if !n.IsZero() && !n.After(now) {
 			// Labels out of date on the frame about to be drawn (the pane
 			// was just shown again, say): brought to the clock now, not a
 			// frame later.
-			p.Retime()
-			n = p.NextRetime()
+			p.retime.Retime()
+			n = p.retime.NextRetime()
 		}
 		if !n.IsZero() && (at.IsZero() || n.Add(clockSlack).Before(at)) {
 			at = n.Add(clockSlack)
@@ -67,12 +67,13 @@ func (m Model) onClockTick(t clockTickMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.clockArmed = false
-	if m.mode != modeHelp {
-		m.panes[m.active].Retime()
+	if r := m.panes[m.active].retime; m.mode != modeHelp && r != nil {
+		r.Retime()
 	}
 	return m, m.armClock()
 }
 
 func (m Model) liveTimesShown() bool {
-	return m.mode != modeHelp && m.panes[m.active].LiveTimes()
+	r := m.panes[m.active].retime
+	return m.mode != modeHelp && r != nil && r.LiveTimes()
 }

@@ -54,7 +54,7 @@ func BenchmarkClockTick(b *testing.B) {
 		b.Run(strconv.Itoa(rows), func(b *testing.B) {
 			m := benchModel(b, rows)
 			for range rows / 2 {
-				m.Pane(views.PaneSessions).Update(keyMsg("j"))
+				m.slotOf(views.PaneSessions).Update(keyMsg("j"))
 			}
 			b.ResetTimer()
 			for b.Loop() {

@@ -121,7 +121,7 @@ func TestCompletionOffersSeenIDsButNoToken(t *testing.T) {
 	o.Session = s
 	m := start(t, o, 120, 40) // Sessions of the tenant's project: both sessions read
 	m, _ = press(t, m, "5")   // Sandboxes of the tenant's track
-	if m.Pane(m.Active()).Status().Rows != 1 {
+	if m.slotOf(m.Active()).Status().Rows != 1 {
 		t.Fatal("the sandbox was not listed")
 	}
 	m, _ = press(t, m, "1")

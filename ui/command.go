@@ -59,7 +59,8 @@ func commands() []command {
 // rootCommands are the commands no pane owns.
 func rootCommands() []command {
 	return append(whereCommands(), []command{
-		{CommandSpec: sortSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runSort(a) }},
+		{CommandSpec: sortSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runSort(a) },
+			rootComplete: sortCompletions},
 		{CommandSpec: exportSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runExport(a) }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbAudit), Usage: ":audit [n]", Arg: views.ArgOptional},
 			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.openAudit(a.Arg) }},

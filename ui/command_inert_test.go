@@ -36,11 +36,11 @@ func TestCommandLineKeepsIDsExactAndShowsThemInert(t *testing.T) {
 		t.Fatalf("completion not shown escaped and quoted: %q", got)
 	}
 	m, _ = press(t, m, "enter")
-	p := m.Pane(views.PaneSessions)
+	p := m.slotOf(views.PaneSessions)
 	if st := p.Status(); st.Err != "" || st.Rows != 1 {
 		t.Fatalf("the completed command did not find the session (rows %d, err %q, flash %q)", st.Rows, st.Err, m.Flash())
 	}
-	if it, _ := p.Selected(); attr(it, "sessionId") != id {
+	if it, _ := p.sel.Selected(); attr(it, "sessionId") != id {
 		t.Fatalf("selected %q, want %q", attr(it, "sessionId"), id)
 	}
 
@@ -53,7 +53,7 @@ func TestCommandLineKeepsIDsExactAndShowsThemInert(t *testing.T) {
 		t.Fatalf("history not shown escaped: %q", stripANSI(foot))
 	}
 	m, _ = press(t, m, "enter")
-	if it, _ := p.Selected(); attr(it, "sessionId") != id || p.Status().Rows != 1 {
+	if it, _ := p.sel.Selected(); attr(it, "sessionId") != id || p.Status().Rows != 1 {
 		t.Fatalf("the recalled command did not find the session: %q", attr(it, "sessionId"))
 	}
 }
@@ -72,7 +72,7 @@ func TestPasteIntoTheFilterKeepsItInert(t *testing.T) {
 	if got := stripANSI(footerLine(m)); !strings.Contains(got, `/\u202eevil`) {
 		t.Fatalf("filter not shown escaped: %q", got)
 	}
-	if st := m.Pane(views.PaneSessions).Status(); st.Visible != 1 {
+	if st := m.slotOf(views.PaneSessions).Status(); st.Visible != 1 {
 		t.Fatalf("filter by the pasted text shows %d rows, want 1", st.Visible)
 	}
 }
@@ -86,7 +86,7 @@ func TestUntypeableConsumerIsCompleted(t *testing.T) {
 	m := start(t, w.options(), 120, 40)
 	m, _ = runLine(t, m, "scan consumers")
 	m, _ = press(t, m, "y")
-	if m.Active() != views.PaneDelegations || m.Pane(views.PaneDelegations).Status().Rows == 0 {
+	if m.Active() != views.PaneDelegations || m.slotOf(views.PaneDelegations).Status().Rows == 0 {
 		t.Fatalf("the scan of consumers shows nothing:\n%s", screen(m, w.prefix))
 	}
 	m, _ = press(t, m, ":")
@@ -100,7 +100,7 @@ func TestUntypeableConsumerIsCompleted(t *testing.T) {
 		t.Fatalf("tab never offered %q (line %q)", hostile, m.input.Value())
 	}
 	m, _ = press(t, m, "enter")
-	if st := m.Pane(views.PaneDelegations).Status(); st.Err != "" || st.Rows == 0 {
+	if st := m.slotOf(views.PaneDelegations).Status(); st.Err != "" || st.Rows == 0 {
 		t.Fatalf("the completed consumer found %d rows (%q):\n%s", st.Rows, st.Err, screen(m, w.prefix))
 	}
 }

@@ -73,7 +73,7 @@ func TestDetailShowsItsOwnKeys(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 120, 30)
 	m, _ = press(t, m, "enter")
-	if !m.panes[m.active].DetailOpen() {
+	if !m.panes[m.active].marks.DetailOpen() {
 		t.Fatal("enter opened no detail view")
 	}
 	rows := terminalRows(t, m)

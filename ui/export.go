@@ -95,7 +95,12 @@ func (m Model) runExport(a views.Args) (tea.Model, tea.Cmd) {
 		m.setFlash("reveal applies to jsonl and ddb: CSV writes the cells as shown, secrets masked", true)
 		return m, nil
 	}
-	set, err := m.panes[m.active].ExportRows()
+	ex := m.panes[m.active].export
+	if ex == nil {
+		m.setFlash("export works in the table panes", true)
+		return m, nil
+	}
+	set, err := ex.ExportRows()
 	if err != nil {
 		m.setFlash(err.Error(), true)
 		return m, nil
@@ -105,7 +110,7 @@ func (m Model) runExport(a views.Args) (tea.Model, tea.Cmd) {
 	if reveal {
 		j.mask = nil
 	}
-	if format != export.CSV && m.panes[m.active].Partial() {
+	if mk := m.panes[m.active].marks; format != export.CSV && mk != nil && mk.Partial() {
 		if m.ctx.Store == nil {
 			m.setFlash("no connection to read the whole rows for "+string(format), true)
 			return m, nil

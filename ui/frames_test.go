@@ -41,8 +41,8 @@ func TestPagesHoldTheFrameUnderTheHelpScreen(t *testing.T) {
 	nm, load := m.Update(keyMsg("L"))
 	nm, _ = nm.(Model).Update(keyMsg("?"))
 	m = nm.(Model)
-	if m.Mode() != "help" || m.Pane(views.PaneSessions).Status().Progress < 0 {
-		t.Fatalf("mode %s, status %+v: want help open over a load-all", m.Mode(), m.Pane(views.PaneSessions).Status())
+	if m.Mode() != "help" || m.slotOf(views.PaneSessions).Status().Progress < 0 {
+		t.Fatalf("mode %s, status %+v: want help open over a load-all", m.Mode(), m.slotOf(views.PaneSessions).Status())
 	}
 	m.View()
 	page := pageIn(t, load)

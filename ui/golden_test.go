@@ -31,7 +31,7 @@ type frame struct {
 func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	nm, cmd := p.Model.Update(msg)
 	p.Model = nm.(Model)
-	f := frame{active: p.Model.Active(), status: p.Model.Pane(p.Model.Active()).Status(), screen: p.Model.Render()}
+	f := frame{active: p.Model.Active(), status: p.Model.slotOf(p.Model.Active()).Status(), screen: p.Model.Render()}
 	publishLatest(p.frames, f)
 	return p, cmd
 }

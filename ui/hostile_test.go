@@ -121,11 +121,11 @@ func walkPane(t *testing.T, m Model, w world, label string, width, height int) (
 		}
 		seen.copies = append(seen.copies, text)
 	}
-	p := m.Pane(m.Active())
+	p := m.slotOf(m.Active())
 	m, _ = press(t, m, "g")
 	check(label + " list")
 	for i := 0; i < p.Status().Visible; i++ {
-		if it, ok := p.Selected(); ok {
+		if it, ok := p.sel.Selected(); ok {
 			seen.items = append(seen.items, it)
 		}
 		copyRow(fmt.Sprintf("%s list row %d", label, i))
@@ -216,7 +216,7 @@ func TestHostileDataIsShownInertAndSecretsMasked(t *testing.T) {
 		secrets := append([]string(nil), w.rep.HostileSecrets...)
 		for _, c := range cmds {
 			m, _ = commandWithPaste(t, m, c)
-			if st := m.Pane(m.Active()).Status(); st.Err != "" || st.Rows == 0 && strings.Contains(c, pasteMark) {
+			if st := m.slotOf(m.Active()).Status(); st.Err != "" || st.Rows == 0 && strings.Contains(c, pasteMark) {
 				t.Fatalf("%q: %d rows, error %q", c, st.Rows, st.Err)
 			}
 			if m.Active() == views.PaneSessions {
@@ -304,7 +304,7 @@ func walkStream(t *testing.T, m Model, w world, items []data.Item, width, height
 		seen.copies = append(seen.copies, text)
 	}
 	check("stream list")
-	if n := m.Pane(views.PaneStream).Status().Rows; n != len(recs) {
+	if n := m.slotOf(views.PaneStream).Status().Rows; n != len(recs) {
 		t.Fatalf("the Stream pane holds %d records, want %d", n, len(recs))
 	}
 	for i := range recs {
@@ -367,11 +367,11 @@ func checkHostileClassesShown(t *testing.T, seen walk) {
 // sessionSecrets walks the Sessions rows and collects their secrets.
 func sessionSecrets(t *testing.T, m Model) []string {
 	t.Helper()
-	p := m.Pane(views.PaneSessions)
+	p := m.slotOf(views.PaneSessions)
 	var out []string
 	m, _ = press(t, m, "g")
 	for i := 0; i < p.Status().Visible; i++ {
-		it, _ := p.Selected()
+		it, _ := p.sel.Selected()
 		out = append(out, secretsOf(it)...)
 		m, _ = press(t, m, "j")
 	}
@@ -384,12 +384,12 @@ func sessionSecrets(t *testing.T, m Model) []string {
 func TestRevealShowsOneItemOnly(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 120, 40)
-	p := m.Pane(views.PaneSessions)
+	p := m.slotOf(views.PaneSessions)
 	var first, second data.Item
 	st := data.NewStore(w.conn, w.tables)
 	for i := 0; i < p.Status().Rows && second == nil; i++ {
 		// The list holds only its columns' attributes: read the whole item.
-		sel, _ := p.Selected()
+		sel, _ := p.sel.Selected()
 		it, _, err := st.GetItem(context.Background(), data.TableSessions, data.KeyOf(data.TableSessions, sel))
 		if err != nil {
 			t.Fatal(err)
@@ -459,10 +459,10 @@ func TestMessyStreamRowsNeverPanic(t *testing.T) {
 		views.Change{Table: data.TableEvents, Event: "MODIFY", New: data.Item{"user_id": &types.AttributeValueMemberBOOL{}}},
 		views.Change{Table: "no-such-table", Event: "INSERT", New: items[0]},
 	)
-	before := m.Pane(views.PaneSessions).Status().Rows
+	before := m.slotOf(views.PaneSessions).Status().Rows
 	nm, cmd := m.Update(changesMsg(changes))
 	m, _ = settle(t, nm.(Model), cmd)
-	if got := m.Pane(views.PaneSessions).Status().Rows; got != before+4 {
+	if got := m.slotOf(views.PaneSessions).Status().Rows; got != before+4 {
 		t.Fatalf("rows %d, want %d (four messy rows in scope)", got, before+4)
 	}
 	m, frames := sweep(t, m, w, "messy", 80, 24)
@@ -473,7 +473,7 @@ func TestMessyStreamRowsNeverPanic(t *testing.T) {
 	}
 	// The messy rows can be copied and marked too.
 	m, _ = press(t, m, "g", "space", "c")
-	if items, _ := m.Pane(views.PaneSessions).Marked(); len(items) != 1 {
+	if items, _ := m.slotOf(views.PaneSessions).marks.Marked(); len(items) != 1 {
 		t.Fatalf("marked %d", len(items))
 	}
 }

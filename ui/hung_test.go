@@ -81,7 +81,7 @@ func TestAHungQuerySaysWhatItWaitsForAndTimesOut(t *testing.T) {
 	}
 
 	m, _ = settle(t, m, load) // returns when the deadline ends the read
-	st := m.Pane(views.PaneSessions).Status()
+	st := m.slotOf(views.PaneSessions).Status()
 	want := "Query on projectId-createdAt-index timed out: no answer from DynamoDB within 300ms — r retries"
 	if st.Loading || st.Err != want {
 		t.Fatalf("loading %v, error %q; want %q", st.Loading, st.Err, want)
@@ -93,15 +93,15 @@ func TestAHungQuerySaysWhatItWaitsForAndTimesOut(t *testing.T) {
 	// r retries (and waits again); esc stops waiting.
 	nm, retry := m.Update(keyMsg("r"))
 	m = nm.(Model)
-	if st := m.Pane(views.PaneSessions).Status(); !st.Loading || st.Err != "" {
+	if st := m.slotOf(views.PaneSessions).Status(); !st.Loading || st.Err != "" {
 		t.Fatalf("r did not retry: %+v", st)
 	}
 	m, _ = press(t, m, "esc")
-	if st := m.Pane(views.PaneSessions).Status(); st.Loading || !strings.Contains(st.Note, "load cancelled") {
+	if st := m.slotOf(views.PaneSessions).Status(); st.Loading || !strings.Contains(st.Note, "load cancelled") {
 		t.Fatalf("esc did not stop the wait: %+v", st)
 	}
 	m, _ = settle(t, m, retry) // the cancelled read's late answer is dropped
-	if st := m.Pane(views.PaneSessions).Status(); st.Err != "" || st.Loading {
+	if st := m.slotOf(views.PaneSessions).Status(); st.Err != "" || st.Loading {
 		t.Fatalf("a cancelled read reported: %+v", st)
 	}
 }

@@ -55,12 +55,12 @@ func (q *queryLog) take() []map[string]any {
 // event ids.
 func inboxRows(t *testing.T, m Model) []string {
 	t.Helper()
-	p := m.Pane(views.PaneInbox)
+	p := m.slotOf(views.PaneInbox)
 	n := p.Status().Rows
 	m, _ = press(t, m, "g")
 	var ids []string
 	for i := 0; i < n; i++ {
-		it, ok := p.Selected()
+		it, ok := p.sel.Selected()
 		if !ok {
 			t.Fatalf("row %d not selectable", i)
 		}
@@ -112,7 +112,7 @@ func TestInboxTypeAndStatusNarrowOnTheServer(t *testing.T) {
 			m := start(t, o, 120, 40)
 			log.take()
 			m, _ = runLine(t, m, "inbox "+w.tenant+" type="+tc.typ+" status="+tc.status)
-			p := m.Pane(views.PaneInbox)
+			p := m.slotOf(views.PaneInbox)
 			if st := p.Status(); st.Rows == 0 || st.Err != "" {
 				t.Fatalf("first load shows no rows: %+v", st)
 			}

@@ -28,7 +28,7 @@ func listWorld(t *testing.T) (*actWorld, Model) {
 	secretive["signingKey"] = sv("sk_live_TOPSECRET")
 	w.put(data.TableSessions, secretive)
 	m := start(t, w.options(), 120, 40)
-	if st := m.Pane(m.Active()).Status(); st.Rows != 4 {
+	if st := m.slotOf(m.Active()).Status(); st.Rows != 4 {
 		t.Fatalf("sessions loaded %d rows, want 4 (err %q)", st.Rows, st.Err)
 	}
 	return w, m
@@ -37,7 +37,7 @@ func listWorld(t *testing.T) (*actWorld, Model) {
 // shownIDs are the session ids of the rows the filter shows, in order.
 func shownIDs(t *testing.T, m Model) []string {
 	t.Helper()
-	set, err := m.Pane(m.Active()).ExportRows()
+	set, err := m.slotOf(m.Active()).export.ExportRows()
 	if err != nil {
 		if strings.Contains(err.Error(), "no rows") {
 			return nil
@@ -112,7 +112,7 @@ func TestBadFilterIsShownAndChangesNothing(t *testing.T) {
 			t.Errorf("/%s: enter on a bad expression closed the prompt (mode %s)", bad.expr, m.Mode())
 		}
 		m, _ = press(t, m, "esc")
-		if m.Pane(m.Active()).Filter() != "" || len(shownIDs(t, m)) != 4 {
+		if m.slotOf(m.Active()).filter.Filter() != "" || len(shownIDs(t, m)) != 4 {
 			t.Fatalf("esc did not clear the filter")
 		}
 		m = filterTo(t, m, "status=running")
@@ -123,15 +123,15 @@ func TestBadFilterIsShownAndChangesNothing(t *testing.T) {
 func TestSpaceMarksAndMovesDown(t *testing.T) {
 	_, m := listWorld(t)
 	m, _ = press(t, m, "g")
-	p := m.Pane(m.Active())
-	first, _ := p.Selected()
+	p := m.slotOf(m.Active())
+	first, _ := p.sel.Selected()
 	m, _ = press(t, m, "space")
-	second, _ := p.Selected()
+	second, _ := p.sel.Selected()
 	if attr(second, "sessionId") == attr(first, "sessionId") {
 		t.Fatal("space did not move the cursor down")
 	}
 	m, _ = press(t, m, "space")
-	marked, _ := p.Marked()
+	marked, _ := p.marks.Marked()
 	if len(marked) != 2 || attr(marked[0], "sessionId") != attr(first, "sessionId") || attr(marked[1], "sessionId") != attr(second, "sessionId") {
 		t.Fatalf("marked %d rows, want the first two", len(marked))
 	}

@@ -32,7 +32,12 @@ func (m Model) gotoContext() (tea.Model, tea.Cmd) { return m.jump(views.JumpCont
 
 func (m Model) jump(kind views.JumpKind) (tea.Model, tea.Cmd) {
 	p := m.panes[m.active]
-	table, item, ok := p.SelectedRecord()
+	var table data.TableID
+	var item data.Item
+	ok := false
+	if p.sel != nil {
+		table, item, ok = p.sel.SelectedRecord()
+	}
 	if !ok {
 		m.setFlash("no row selected to jump from", true)
 		return m, nil
@@ -42,10 +47,10 @@ func (m Model) jump(kind views.JumpKind) (tea.Model, tea.Cmd) {
 		m.setFlash("this "+string(table)+" row names nothing to jump to", true)
 		return m, nil
 	}
-	from := jumpPlace{pane: p.ID(), scope: p.CurrentScope()}
+	from := jumpPlace{pane: p.ID(), scope: p.currentScope()}
 	next, cmd := m.openScope(sc)
 	nm := next.(Model)
-	if nm.panes[nm.active].CurrentScope() != sc {
+	if nm.panes[nm.active].currentScope() != sc {
 		return nm, cmd // refused: openScope said why
 	}
 	nm.jumps = append(nm.jumps, from)
@@ -67,11 +72,12 @@ func (m Model) jumpBack() (tea.Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	if back.scope.Table == "" || m.panes[i].CurrentScope() == back.scope {
+	if back.scope.Table == "" || m.panes[i].currentScope() == back.scope {
 		m.setFlash("", false)
 		return m, m.switchTo(i)
 	}
-	cmd, _ := m.panes[i].ShowScope(back.scope)
+	// A scope was recorded, so the pane lists scopes.
+	cmd, _ := m.panes[i].scope.ShowScope(back.scope)
 	m.active = i
 	m.setFlash("", false)
 	return m, cmd

@@ -16,24 +16,24 @@ func TestJumpSessionToProjectAndBack(t *testing.T) {
 	o := w.options()
 	o.Scopes.ProjectID = ""
 	m := start(t, o, 120, 40)
-	before := m.Pane(views.PaneSessions).CurrentScope()
+	before := m.slotOf(views.PaneSessions).scope.CurrentScope()
 	if before != data.SessionsByStatus(data.SessionRunning) {
 		t.Fatalf("start scope %s", before)
 	}
-	_, it, ok := m.Pane(views.PaneSessions).SelectedRecord()
+	_, it, ok := m.slotOf(views.PaneSessions).sel.SelectedRecord()
 	if !ok {
 		t.Fatal("no session selected")
 	}
 	project := data.DecodeSession(it).ProjectID
 	m, _ = press(t, m, "o")
-	if got := m.Pane(views.PaneSessions).CurrentScope(); m.Active() != views.PaneSessions || got != data.SessionsByProject(project) {
+	if got := m.slotOf(views.PaneSessions).scope.CurrentScope(); m.Active() != views.PaneSessions || got != data.SessionsByProject(project) {
 		t.Fatalf("after o: %v %s, want sessions of project %s (flash %q)", m.Active(), got, project, m.Flash())
 	}
-	if st := m.Pane(views.PaneSessions).Status(); st.Rows == 0 || st.Err != "" {
+	if st := m.slotOf(views.PaneSessions).Status(); st.Rows == 0 || st.Err != "" {
 		t.Fatalf("the project's sessions did not load: %+v", st)
 	}
 	m, _ = press(t, m, "b")
-	if got := m.Pane(views.PaneSessions).CurrentScope(); got != before {
+	if got := m.slotOf(views.PaneSessions).scope.CurrentScope(); got != before {
 		t.Fatalf("after b: %s, want %s", got, before)
 	}
 }
@@ -46,29 +46,29 @@ func TestJumpSandboxToTrackAndEventToType(t *testing.T) {
 	o.Scopes.SandboxStatus = data.SandboxAllocated
 	m := start(t, o, 120, 40)
 	m, _ = press(t, m, "5")
-	_, it, ok := m.Pane(views.PaneSandboxes).SelectedRecord()
+	_, it, ok := m.slotOf(views.PaneSandboxes).sel.SelectedRecord()
 	if !ok {
 		t.Fatal("no sandbox selected")
 	}
 	track := data.DecodeSandbox(it).AllocatedToTrack
 	m, _ = press(t, m, "o")
-	if got := m.Pane(views.PaneSandboxes).CurrentScope(); got != data.SandboxesByTrack(track) {
+	if got := m.slotOf(views.PaneSandboxes).scope.CurrentScope(); got != data.SandboxesByTrack(track) {
 		t.Fatalf("after o on a sandbox: %s, want track %s (flash %q)", got, track, m.Flash())
 	}
 
 	m, _ = press(t, m, "3")
-	_, it, ok = m.Pane(views.PaneInbox).SelectedRecord()
+	_, it, ok = m.slotOf(views.PaneInbox).sel.SelectedRecord()
 	if !ok {
 		t.Fatal("no event selected")
 	}
 	ev := data.DecodeEvent(it)
 	m, _ = press(t, m, "o")
-	if got := m.Pane(views.PaneInbox).CurrentScope(); got != data.EventsByType(ev.UserID, ev.EventType+"#") {
+	if got := m.slotOf(views.PaneInbox).scope.CurrentScope(); got != data.EventsByType(ev.UserID, ev.EventType+"#") {
 		t.Fatalf("after o on an event: %s (flash %q)", got, m.Flash())
 	}
 	m, _ = press(t, m, "b")
-	if m.Active() != views.PaneInbox || m.Pane(views.PaneInbox).CurrentScope() != data.EventsFor(w.rep.Defaults.InboxUser, "", "") {
-		t.Fatalf("b did not return to the inbox: %v %s", m.Active(), m.Pane(views.PaneInbox).CurrentScope())
+	if m.Active() != views.PaneInbox || m.slotOf(views.PaneInbox).scope.CurrentScope() != data.EventsFor(w.rep.Defaults.InboxUser, "", "") {
+		t.Fatalf("b did not return to the inbox: %v %s", m.Active(), m.slotOf(views.PaneInbox).scope.CurrentScope())
 	}
 }
 
@@ -79,9 +79,9 @@ func TestGotoCommand(t *testing.T) {
 	o := w.options()
 	o.Scopes.ProjectID = ""
 	m := start(t, o, 120, 40)
-	_, it, _ := m.Pane(views.PaneSessions).SelectedRecord()
+	_, it, _ := m.slotOf(views.PaneSessions).sel.SelectedRecord()
 	m, _ = press(t, m, append(append([]string{":"}, strings.Split("goto related", "")...), "enter")...)
-	if got := m.Pane(views.PaneSessions).CurrentScope(); got != data.SessionsByProject(data.DecodeSession(it).ProjectID) {
+	if got := m.slotOf(views.PaneSessions).scope.CurrentScope(); got != data.SessionsByProject(data.DecodeSession(it).ProjectID) {
 		t.Fatalf(":goto related: %s (flash %q)", got, m.Flash())
 	}
 	m, _ = press(t, m, append(append([]string{":"}, strings.Split("goto nowhere", "")...), "enter")...)

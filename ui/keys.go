@@ -57,7 +57,7 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if m.cancelExport() {
 			return m, nil
 		}
-		if p.Cancel() {
+		if p.cancel != nil && p.cancel.Cancel() {
 			m.setFlash("load cancelled", false)
 		} else {
 			m.setFlash("nothing to cancel (q quits)", false)
@@ -82,7 +82,7 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(k, km.Filter):
 		m.mode = modeFilter
-		m.input.SetValue(p.Filter())
+		m.input.SetValue(p.filterText())
 		m.filterErr = ""
 		m.input.Focus()
 		return m, nil
@@ -93,11 +93,11 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Back):
 		// esc: close the detail view, else cancel a load, else clear the
 		// filter, else clear the message.
-		if p.Back() {
+		if p.back != nil && p.back.Back() {
 			return m, nil
 		}
-		if p.Filter() != "" {
-			_ = p.SetFilter("")
+		if p.filterText() != "" {
+			_ = p.setFilter("")
 			return m, nil
 		}
 		m.setFlash("", false)
@@ -106,7 +106,7 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if id, ok := m.isPaneKey(k); ok {
 		return m, m.switchTo(id)
 	}
-	if key.Matches(k, km.MarkAll) && !p.DetailOpen() {
+	if key.Matches(k, km.MarkAll) && !p.detailOpen() {
 		m.markAll("")
 		return m, nil
 	}
@@ -158,7 +158,7 @@ func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	p := m.panes[m.active]
 	switch km := m.ctx.Keys; {
 	case key.Matches(k, km.Dismiss):
-		_ = p.SetFilter("") // "" always applies
+		_ = p.setFilter("") // "" always applies
 		m.mode, m.filterErr = modeNormal, ""
 		m.input.Blur()
 		return m, nil
@@ -178,7 +178,7 @@ func (m Model) filterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m Model) updateInput(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.input.Update(msg) && m.mode == modeFilter {
 		m.filterErr = ""
-		if err := m.panes[m.active].SetFilter(m.input.Value()); err != nil {
+		if err := m.panes[m.active].setFilter(m.input.Value()); err != nil {
 			m.filterErr = err.Error()
 		}
 	}
@@ -241,7 +241,7 @@ func (m Model) completionIDs(v Verb, arg int) []string {
 	p := m.Pane(c.pane)
 	if p == nil && c.root != nil {
 		// A root command acts on the pane on screen (:sort's columns).
-		p = m.panes[m.active]
+		p = m.panes[m.active].Pane
 	}
 	if arg == 2 {
 		if p != nil && c.Complete2 != nil {

@@ -108,7 +108,9 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 		}
 	}
 	for _, p := range m.panes {
-		p.Tail(b.Records, b.Dropped)
+		if p.tail != nil {
+			p.tail.Tail(b.Records, b.Dropped)
+		}
 	}
 	m.noteLineage(b.Lineage)
 	cmds = append(cmds, noteSeen(m.ctx.Seen, b.Records))
@@ -116,7 +118,9 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 		changes := toChanges(b.Records)
 		cmds = append(cmds, m.changesToDialog(changes))
 		for _, p := range m.panes {
-			cmds = append(cmds, p.Apply(changes))
+			if p.apply != nil {
+				cmds = append(cmds, p.apply.Apply(changes))
+			}
 		}
 		cmds = append(cmds, m.changed())
 	}
@@ -124,7 +128,9 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 		// Records were lost between the reader and here, so rows may be
 		// stale in ways no later record will fix: read them again.
 		for _, p := range m.panes {
-			cmds = append(cmds, p.Reload())
+			if p.poll != nil {
+				cmds = append(cmds, p.poll.Reload())
+			}
 		}
 		m.setFlash(plural(b.Dropped, "stream record")+" dropped (the console fell behind): lists reloaded", true)
 	}
@@ -140,7 +146,9 @@ func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
 func (m *Model) streamReplaced(h stream.Health) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, p := range m.panes {
-		cmds = append(cmds, p.Replaced(h.Table))
+		if p.replaced != nil {
+			cmds = append(cmds, p.replaced.Replaced(h.Table))
+		}
 	}
 	span := m.gapSpan(h)
 	if span != "" {
@@ -193,19 +201,19 @@ func (m Model) onRedraw() (Model, tea.Cmd) {
 // refresh is still running is dropped by the pane.
 func (m Model) onPollTick() (Model, tea.Cmd) {
 	var cmd tea.Cmd
-	if p := m.panes[m.active]; m.needsPolling(p.ShownTable()) {
-		cmd = p.Poll()
+	if p := m.panes[m.active]; m.needsPolling(p.shownTable()) {
+		cmd = p.poll.Poll()
 	}
 	return m, tea.Batch(cmd, m.pollTick())
 }
 
 // onPollDone merges a refresh into its pane.
 func (m Model) onPollDone(msg views.PollMsg) (Model, tea.Cmd) {
-	p := m.Pane(msg.Pane)
-	if p == nil {
+	p := m.slotOf(msg.Pane)
+	if p == nil || p.poll == nil {
 		return m, nil
 	}
-	return m, tea.Batch(p.PollDone(msg), m.changed())
+	return m, tea.Batch(p.poll.PollDone(msg), m.changed())
 }
 
 // Health is table t's last reported stream health (raw, not debounced).
@@ -226,8 +234,8 @@ func (m Model) needsPolling(t data.TableID) bool {
 // liveLabel is the shown table's live state for the title line: "live",
 // "polling every 5s", "reconnecting", "gap", "off"; "" until the reader
 // has reported on that table (or without a live tail).
-func (m Model) liveLabel(p views.Pane) string {
-	t := p.ShownTable()
+func (m Model) liveLabel(p *slot) string {
+	t := p.shownTable()
 	if t == "" {
 		return ""
 	}
@@ -377,8 +385,10 @@ func (m Model) streamHealthLine() string {
 	// cuts the end of the line, and a rollover is news, the list is not.
 	// A Stream pane narrowed to one table counts that table's.
 	var narrowed data.TableID
-	if ts, _ := m.panes[m.active].LiveTables(true); len(ts) == 1 {
-		narrowed = ts[0]
+	if d := m.panes[m.active].demand; d != nil {
+		if ts, _ := d.LiveTables(true); len(ts) == 1 {
+			narrowed = ts[0]
+		}
 	}
 	if l := m.lineageSummary(narrowed, true); l != "" {
 		first = append(first, l)

@@ -63,7 +63,7 @@ func BenchmarkRootApply(b *testing.B) {
 				_ = m.Render()
 			}
 			b.ReportMetric(float64(b.N*size)/b.Elapsed().Seconds(), "records/s")
-			if got := m.Pane(views.PaneSessions).Status().Rows; got != rows {
+			if got := m.slotOf(views.PaneSessions).Status().Rows; got != rows {
 				b.Fatalf("rows = %d after the updates, want %d (updates must be in place)", got, rows)
 			}
 		})

@@ -21,7 +21,10 @@ import (
 func (m Model) wantedTables() map[data.TableID]bool {
 	want := map[data.TableID]bool{}
 	for i, p := range m.panes {
-		tables, all := p.LiveTables(i == m.active)
+		if p.demand == nil {
+			continue
+		}
+		tables, all := p.demand.LiveTables(i == m.active)
 		if all {
 			for _, s := range data.Schemas() {
 				want[s.ID] = true

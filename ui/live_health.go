@@ -90,11 +90,12 @@ func (m *Model) tailBackLive(t data.TableID, from stream.State) tea.Cmd {
 	wasDown := from == stream.StateOff || from == stream.StatePolling
 	var cmds []tea.Cmd
 	for _, p := range m.panes {
-		if p.ShownTable() != t {
+		if p.shownTable() != t {
 			continue
 		}
+		// A pane that shows table t's rows is a Poller (shownTable).
 		if st := p.Status(); wasDown || st.Err != "" || strings.HasPrefix(st.Note, views.PollFailedNote) {
-			cmds = append(cmds, p.Reload())
+			cmds = append(cmds, p.poll.Reload())
 		}
 	}
 	return tea.Batch(cmds...)

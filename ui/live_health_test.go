@@ -184,7 +184,7 @@ func TestStaleOutageNoticeLeavesWhenLive(t *testing.T) {
 		return lines[len(lines)-2] + "\n" + lines[len(lines)-1]
 	}
 	health(stream.StateLive)
-	rows := m.Pane(views.PaneSessions).Status().Rows
+	rows := m.slotOf(views.PaneSessions).Status().Rows
 	if rows == 0 {
 		t.Fatal("the Sessions pane loaded nothing")
 	}
@@ -195,7 +195,7 @@ func TestStaleOutageNoticeLeavesWhenLive(t *testing.T) {
 		fail   func()
 	}{
 		{"failed poll while the stream was off", stream.StateOff, func() {
-			m, _ = settle(t, m, m.Pane(views.PaneSessions).Poll())
+			m, _ = settle(t, m, m.slotOf(views.PaneSessions).poll.Poll())
 		}},
 		{"failed reload while reconnecting", stream.StateReconnecting, func() {
 			m, _ = press(t, m, "r")
@@ -212,7 +212,7 @@ func TestStaleOutageNoticeLeavesWhenLive(t *testing.T) {
 		if s := status(); strings.Contains(s, "cannot reach") || strings.Contains(s, "failed") {
 			t.Errorf("%s: live again, but the status bar still says:\n%s", tc.name, s)
 		}
-		if got := m.Pane(views.PaneSessions).Status().Rows; got != rows {
+		if got := m.slotOf(views.PaneSessions).Status().Rows; got != rows {
 			t.Errorf("%s: %d rows after recovery, want %d", tc.name, got, rows)
 		}
 	}

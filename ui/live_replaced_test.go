@@ -86,7 +86,7 @@ func TestReplacedStreamReloadsThePane(t *testing.T) {
 	if !strings.Contains(screen, "stream replaced") {
 		t.Fatalf("the operator is not told why:\n%s", screen)
 	}
-	if got := m.Pane(views.PaneSessions).Status().Rows; got != 1 {
+	if got := m.slotOf(views.PaneSessions).Status().Rows; got != 1 {
 		t.Fatalf("%d rows after the reload, want 1", got)
 	}
 }

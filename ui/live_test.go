@@ -37,8 +37,8 @@ func TestLiveBatchUpdatesRowsInPlace(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 120, 40)
 	m, _ = press(t, m, "j", "j")
-	p := m.Pane(views.PaneSessions)
-	sel, ok := p.Selected()
+	p := m.slotOf(views.PaneSessions)
+	sel, ok := p.sel.Selected()
 	if !ok {
 		t.Fatal("no session selected")
 	}
@@ -59,7 +59,7 @@ func TestLiveBatchUpdatesRowsInPlace(t *testing.T) {
 			{Table: data.TableSandboxes, State: stream.StatePolling},
 		},
 	})
-	got, _ := p.Selected()
+	got, _ := p.sel.Selected()
 	if attr(got, "sessionId") != selID || attr(got, "region") != "ap-zz-9" {
 		t.Fatalf("after MODIFY the cursor is on %s region %s, want %s region ap-zz-9", attr(got, "sessionId"), attr(got, "region"), selID)
 	}
@@ -92,7 +92,7 @@ func TestLiveBatchUpdatesRowsInPlace(t *testing.T) {
 	if p.Status().Rows != rows+1 {
 		t.Fatalf("rows after an in-scope and an out-of-scope INSERT = %d, want %d", p.Status().Rows, rows+1)
 	}
-	if got, _ := p.Selected(); attr(got, "sessionId") != selID {
+	if got, _ := p.sel.Selected(); attr(got, "sessionId") != selID {
 		t.Fatalf("INSERT moved the cursor to %s", attr(got, "sessionId"))
 	}
 	ids := strings.Join(m.sessionsPane().IDs(), " ")
@@ -109,7 +109,7 @@ func TestLiveBatchUpdatesRowsInPlace(t *testing.T) {
 	if p.Status().Rows != rows {
 		t.Fatalf("a row that left the scope is still listed (%d rows, want %d)", p.Status().Rows, rows)
 	}
-	if got, _ := p.Selected(); attr(got, "sessionId") != selID {
+	if got, _ := p.sel.Selected(); attr(got, "sessionId") != selID {
 		t.Fatalf("removing another row moved the cursor to %s", attr(got, "sessionId"))
 	}
 
@@ -243,10 +243,10 @@ func awaitBatch(t *testing.T, cmd tea.Cmd) livefeed.BatchMsg {
 func TestLiveDroppedRecordsReloadLists(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 120, 40)
-	p := m.Pane(views.PaneSessions)
+	p := m.slotOf(views.PaneSessions)
 	rows := p.Status().Rows
 	// A fake row the database does not hold: a reload must drop it.
-	sel, _ := p.Selected()
+	sel, _ := p.sel.Selected()
 	ghost := maps.Clone(sel)
 	ghost["sessionId"] = s("sess_ghost")
 	nm, _ := m.Update(changesMsg([]views.Change{{Table: data.TableSessions, Event: "INSERT", New: ghost}}))

@@ -41,7 +41,7 @@ func TestPagesLoadOnDemandAndAll(t *testing.T) {
 	o := w.options()
 	o.PageSize = 5
 	m := start(t, o, 120, 40)
-	p := m.Pane(views.PaneSessions)
+	p := m.slotOf(views.PaneSessions)
 	if st := p.Status(); st.Rows != 5 || !st.More {
 		t.Fatalf("first page: %+v, want 5 rows and more", st)
 	}
@@ -101,7 +101,7 @@ func TestCancelStopsTheRunningLoad(t *testing.T) {
 	o := w.withClient(t, g)
 	o.PageSize = 5
 	m := start(t, o, 120, 40)
-	p := m.Pane(views.PaneSessions)
+	p := m.slotOf(views.PaneSessions)
 	before := p.Status().Rows
 
 	g.arm()
@@ -165,13 +165,13 @@ func TestLateAnswerToAnOlderRequestIsDropped(t *testing.T) {
 	m, _ = runLine(t, m, "sessions "+b)
 	// Now a's answer arrives.
 	m, _ = settle(t, m, stale)
-	p := m.Pane(views.PaneSessions)
+	p := m.slotOf(views.PaneSessions)
 	if !strings.Contains(p.Title(), b) {
 		t.Fatalf("title %q, want project %s", p.Title(), b)
 	}
 	m, _ = press(t, m, "g")
 	for i := 0; i < p.Status().Rows; i++ {
-		it, _ := p.Selected()
+		it, _ := p.sel.Selected()
 		if got := attr(it, "projectId"); got != b {
 			t.Fatalf("row %d belongs to %q: the late answer for %q was applied", i, got, a)
 		}
@@ -212,7 +212,7 @@ func TestAccessDeniedStaysInItsPane(t *testing.T) {
 	o := w.withClient(t, denyTable{table: w.tables.Name(data.TableEvents), next: http.DefaultTransport})
 	m := start(t, o, 120, 40)
 	m, _ = press(t, m, "3")
-	st := m.Pane(views.PaneInbox).Status()
+	st := m.slotOf(views.PaneInbox).Status()
 	if !strings.HasPrefix(st.Err, "not allowed: dynamodb:Query on table/"+w.tables.Name(data.TableEvents)) || !strings.Contains(st.Err, "not authorized") {
 		t.Fatalf("inbox error = %q, want the refused action and table, then the server's text", st.Err)
 	}
@@ -226,11 +226,11 @@ func TestAccessDeniedStaysInItsPane(t *testing.T) {
 	}
 	// The other panes keep working.
 	m, _ = press(t, m, "1", "r")
-	if st := m.Pane(views.PaneSessions).Status(); st.Err != "" || st.Rows == 0 {
+	if st := m.slotOf(views.PaneSessions).Status(); st.Err != "" || st.Rows == 0 {
 		t.Fatalf("sessions broke too: %+v", st)
 	}
 	m, _ = press(t, m, "5")
-	if st := m.Pane(views.PaneSandboxes).Status(); st.Err != "" || st.Rows == 0 {
+	if st := m.slotOf(views.PaneSandboxes).Status(); st.Err != "" || st.Rows == 0 {
 		t.Fatalf("sandboxes broke too: %+v", st)
 	}
 }

@@ -32,12 +32,12 @@ func firstOf(t *testing.T, w world, s data.Scope) []data.Record {
 // rowsOf walks every loaded row of the shown pane and returns attr of each.
 func rowsOf(t *testing.T, m Model, attrName string) []string {
 	t.Helper()
-	p := m.Pane(m.Active())
+	p := m.slotOf(m.Active())
 	n := p.Status().Rows
 	m, _ = press(t, m, "g")
 	var out []string
 	for i := 0; i < n; i++ {
-		it, ok := p.Selected()
+		it, ok := p.sel.Selected()
 		if !ok {
 			t.Fatalf("row %d not selectable", i)
 		}
@@ -114,7 +114,7 @@ func TestLookupsOpenTheirItemInTheOwningPane(t *testing.T) {
 		t.Errorf(":project: no quota header for the project:\n%s", out)
 	}
 	m, _ = press(t, m, "v")
-	if got := m.Pane(views.PaneSessions).Title(); got != "Sessions · project "+d.SessionsProject {
+	if got := m.slotOf(views.PaneSessions).Title(); got != "Sessions · project "+d.SessionsProject {
 		t.Errorf("after :project, the next sub-view is %q", got)
 	}
 }
@@ -145,7 +145,7 @@ func TestLookupOfAMissingIDSaysSo(t *testing.T) {
 		if !strings.Contains(out, tc.says) {
 			t.Errorf(":%s does not say %q:\n%s", tc.line, tc.says, out)
 		}
-		if st := m.Pane(m.Active()).Status(); st.Err != "" || st.Rows != 0 {
+		if st := m.slotOf(m.Active()).Status(); st.Err != "" || st.Rows != 0 {
 			t.Errorf(":%s: rows %d, error %q", tc.line, st.Rows, st.Err)
 		}
 	}
@@ -222,7 +222,7 @@ func TestSubscriptionLookupsQueryTheNamedIndex(t *testing.T) {
 		{"consumers provider=" + provider, data.TableConsumers, data.IndexConsumersByProvider, "Consumers · provider " + provider},
 	} {
 		m, _ = runLine(t, m, tc.line)
-		if got := m.Pane(views.PaneDelegations).Title(); got != tc.title {
+		if got := m.slotOf(views.PaneDelegations).Title(); got != tc.title {
 			t.Errorf(":%s: title %q", tc.line, got)
 		}
 		rows := rowsOf(t, m, "provider")

@@ -36,24 +36,24 @@ func runMark(m Model, a views.Args) (tea.Model, tea.Cmd) {
 // how many, and what is not marked: rows of pages not loaded yet.
 func (m *Model) markAll(where string) {
 	p := m.panes[m.active]
-	if p.ShownTable() == "" {
+	if p.shownTable() == "" || p.marks == nil {
 		m.setFlash("nothing to mark here", true)
 		return
 	}
-	if p.DetailOpen() {
+	if p.detailOpen() {
 		m.setFlash("close the detail view (esc) to mark rows", true)
 		return
 	}
 	if where != "" {
 		// The filter grammar: a bad expression marks nothing.
-		if err := p.SetFilter(where); err != nil {
+		if err := p.setFilter(where); err != nil {
 			m.setFlash("nothing marked: "+err.Error(), true)
 			return
 		}
 	}
-	n, more := p.MarkAll()
+	n, more := p.marks.MarkAll()
 	msg := fmt.Sprintf("%d rows marked", n)
-	if f := p.Filter(); f != "" {
+	if f := p.filterText(); f != "" {
 		msg = fmt.Sprintf("%d rows marked (filter %q)", n, inert.String(f))
 	}
 	if more {

@@ -26,7 +26,7 @@ func TestMarkWhereThenOneBulkRequeue(t *testing.T) {
 	if f := m.Flash(); !strings.HasPrefix(f, `3 rows marked (filter "failed")`) {
 		t.Fatalf("flash %q", f)
 	}
-	if items, _ := m.Pane(views.PaneInbox).Marked(); len(items) != 3 {
+	if items, _ := m.slotOf(views.PaneInbox).marks.Marked(); len(items) != 3 {
 		t.Fatalf("%d rows marked, want the 3 failed ones", len(items))
 	}
 	m, _ = press(t, m, "R")

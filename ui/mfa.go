@@ -191,8 +191,8 @@ func (m Model) onMFA(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// A read that gave up waiting while the code was typed (its
 		// deadline passed) is read again now that it can be signed.
 		p := m.panes[m.active]
-		if st := p.Status(); st.Err != "" && !st.Loading {
-			return m, p.Reload()
+		if st := p.Status(); st.Err != "" && !st.Loading && p.poll != nil {
+			return m, p.poll.Reload()
 		}
 	}
 	return m, nil

@@ -39,9 +39,9 @@ func (m mode) String() string {
 // tea.NewProgram(m).
 type Model struct {
 	ctx *views.Context
-	// panes are the registry's panes (views.Registry), in tab order; the
-	// root reaches each only through the views.Pane contract.
-	panes []views.Pane
+	// panes are the registry's panes (views.Registry), in tab order, each
+	// with its capabilities resolved (slot.go).
+	panes []*slot
 
 	active int // index into panes of the pane shown
 	mode   mode
@@ -191,7 +191,7 @@ func New(o Options) Model {
 	s := o.Scopes
 	s.StreamBuffer, s.Location = o.StreamBuffer, o.Location
 	for _, spec := range views.Registry() {
-		m.panes = append(m.panes, spec.New(ctx, s))
+		m.panes = append(m.panes, newSlot(spec.New(ctx, s)))
 	}
 
 	m.input = lineedit.New(512)
@@ -217,7 +217,9 @@ func New(o Options) Model {
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.panes[m.active].Init(), m.liveInit(), m.queryBackground()}
 	for _, p := range m.panes {
-		cmds = append(cmds, p.Background())
+		if p.background != nil {
+			cmds = append(cmds, p.background.Background())
+		}
 	}
 	return m.guard.guardCmd(tea.Batch(cmds...))
 }
@@ -404,8 +406,8 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	m.active = i
 	p := m.panes[i]
 	cmd := p.Init()
-	if m.needsPolling(p.ShownTable()) {
-		cmd = tea.Batch(cmd, p.Poll())
+	if m.needsPolling(p.shownTable()) {
+		cmd = tea.Batch(cmd, p.poll.Poll())
 	}
 	return cmd
 }
@@ -422,7 +424,12 @@ func (m Model) openScope(sc data.Scope) (tea.Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	cmd, ok := m.panes[i].ShowScope(sc)
+	var cmd tea.Cmd
+	if s := m.panes[i].scope; s != nil {
+		cmd, ok = s.ShowScope(sc)
+	} else {
+		ok = false
+	}
 	if !ok {
 		m.setFlash(m.panes[i].ID().Name()+" cannot list "+string(sc.Table), true)
 		return m, nil
@@ -438,7 +445,7 @@ func (m *Model) show(id views.PaneID) (views.Pane, bool) {
 	if ok {
 		m.active = i
 	}
-	return m.panes[m.active], ok
+	return m.panes[m.active].Pane, ok
 }
 
 // paneIndex is pane id's place in the tab order.
@@ -486,6 +493,14 @@ func (m Model) Active() views.PaneID { return m.panes[m.active].ID() }
 
 // Pane returns pane id (nil when no pane has that id).
 func (m Model) Pane(id views.PaneID) views.Pane {
+	if s := m.slotOf(id); s != nil {
+		return s.Pane
+	}
+	return nil
+}
+
+// slotOf is pane id with its capabilities (nil when no pane has that id).
+func (m Model) slotOf(id views.PaneID) *slot {
 	if i, ok := m.paneIndex(id); ok {
 		return m.panes[i]
 	}

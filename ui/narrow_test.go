@@ -11,7 +11,7 @@ func TestNarrowTitleKeepsTheScope(t *testing.T) {
 	m := offline(t, 80, 24)
 	p := m.panes[m.active]
 	title := paneTitle(p)
-	if err := p.SetFilter("abcdefghijklmnopqrstuvwxyz0123456789"); err != nil {
+	if err := p.filter.SetFilter("abcdefghijklmnopqrstuvwxyz0123456789"); err != nil {
 		t.Fatal(err)
 	}
 	row := terminalRows(t, m)[1]

@@ -181,6 +181,9 @@ func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	p := m.panes[i]
+	if p.scan == nil {
+		return m, nil
+	}
 	res := views.ScanResult{
 		Table: msg.table, Items: msg.items, Partial: partial, Reason: reason,
 		Consumed: msg.last.Consumed, Segments: msg.last.Segments, Estimate: msg.last.Total,
@@ -192,7 +195,7 @@ func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
 			res.Estimate = d.est.ItemCount
 		}
 	}
-	p.ShowScan(res)
+	p.scan.ShowScan(res)
 	m.active = i
 	if partial {
 		m.setFlash("PARTIAL scan of "+views.TableName(msg.table)+" ("+reason+"): "+plural(len(msg.items), "item")+" kept, "+rcu+" RCU consumed", !data.IsCancelled(msg.err))
@@ -262,18 +265,18 @@ func (m Model) scanKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 		return m, nil, false
 	}
 	p := m.panes[m.active]
-	if p.DetailOpen() {
+	if p.scan == nil || p.detailOpen() {
 		return m, nil, false
 	}
 	if isReload {
-		r, shown := p.ShownScan()
+		r, shown := p.scan.ShownScan()
 		if !shown {
 			return m, nil, false
 		}
 		nm, cmd := m.openScan(r.Table, r.Segments, r.Filter, r.Where)
 		return nm.(Model), cmd, true
 	}
-	table, ok := p.ScanTarget()
+	table, ok := p.scan.ScanTarget()
 	if !ok {
 		return m, nil, false
 	}
@@ -283,8 +286,11 @@ func (m Model) scanKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 
 // paneTitle is the title line's text: a scan result says so, so that it
 // never passes for a query scope.
-func paneTitle(p views.Pane) string {
-	if t, shown := p.ScanTitle(); shown {
+func paneTitle(p *slot) string {
+	if p.scan == nil {
+		return p.Title()
+	}
+	if t, shown := p.scan.ScanTitle(); shown {
 		return t
 	}
 	return p.Title()

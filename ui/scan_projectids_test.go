@@ -24,7 +24,7 @@ func TestProjectKeysThroughProjectIDsNeedTheCostedScan(t *testing.T) {
 
 	m, _ = runLine(t, m, "sessions "+legacy)
 	m, _ = press(t, m, "v")
-	p := m.Pane(views.PaneSessions)
+	p := m.slotOf(views.PaneSessions)
 	if !strings.HasPrefix(paneTitle(p), "API keys · project "+legacy) {
 		t.Fatalf("title %q", paneTitle(p))
 	}

@@ -213,7 +213,7 @@ func TestScanDialogShowsCostAndNoSendsNoScan(t *testing.T) {
 			if !slices.Contains(gate.opsSeen(), "DescribeTable") {
 				t.Fatalf("the estimate was not asked for: %v", gate.opsSeen())
 			}
-			if _, shown := m.Pane(views.PaneSessions).ShownScan(); shown {
+			if _, shown := m.slotOf(views.PaneSessions).scan.ShownScan(); shown {
 				t.Fatal("a scan result is shown although nothing was scanned")
 			}
 		})
@@ -253,7 +253,7 @@ func TestScanConfirmedReadsEveryItem(t *testing.T) {
 	if m.Active() != views.PaneSandboxes {
 		t.Fatalf("active pane %v after scanning sandboxes", m.Active())
 	}
-	p := m.Pane(views.PaneSandboxes)
+	p := m.slotOf(views.PaneSandboxes)
 	if got := p.Status().Rows; got != want {
 		t.Fatalf("%d rows after the scan, the seed wrote %d", got, want)
 	}
@@ -278,7 +278,7 @@ func TestScanConfirmedReadsEveryItem(t *testing.T) {
 
 	// The detail view works on scan rows as on query rows.
 	m, _ = press(t, m, "enter")
-	if !p.DetailOpen() {
+	if !p.marks.DetailOpen() {
 		t.Fatal("enter on a scan row opened no detail view")
 	}
 	m, _ = press(t, m, "esc")
@@ -353,16 +353,16 @@ func TestScanProjectsAndKey(t *testing.T) {
 	m, _ = press(t, m, "/")
 	m = typeText(t, m, w.rep.Projects[0])
 	m, _ = press(t, m, "enter")
-	if v := m.Pane(views.PaneSessions).Status().Visible; v < 1 || v >= want {
+	if v := m.slotOf(views.PaneSessions).Status().Visible; v < 1 || v >= want {
 		t.Fatalf("filter on %q leaves %d of %d rows", w.rep.Projects[0], v, want)
 	}
 	// The sub-view key leaves the scan for the query lists.
 	m, _ = press(t, m, "esc", "v")
-	if _, shown := m.Pane(views.PaneSessions).ShownScan(); shown || strings.Contains(screen(m, w.prefix), "Sessions · scan") {
+	if _, shown := m.slotOf(views.PaneSessions).scan.ShownScan(); shown || strings.Contains(screen(m, w.prefix), "Sessions · scan") {
 		t.Fatalf("v did not leave the scan result:\n%s", screen(m, w.prefix))
 	}
-	if !strings.HasPrefix(paneTitle(m.Pane(views.PaneSessions)), "API keys · project ") {
-		t.Fatalf("after v the title is %q", paneTitle(m.Pane(views.PaneSessions)))
+	if !strings.HasPrefix(paneTitle(m.slotOf(views.PaneSessions)), "API keys · project ") {
+		t.Fatalf("after v the title is %q", paneTitle(m.slotOf(views.PaneSessions)))
 	}
 }
 
@@ -414,7 +414,7 @@ func TestScanCancelledMidwayKeepsPartial(t *testing.T) {
 	if m.Mode() != "normal" {
 		t.Fatalf("mode %s after the scan stopped", m.Mode())
 	}
-	rows := m.Pane(views.PaneSandboxes).Status().Rows
+	rows := m.slotOf(views.PaneSandboxes).Status().Rows
 	if int64(rows) != prog.p.Items || rows >= total {
 		t.Fatalf("%d rows kept; the first segment read %d of %d", rows, prog.p.Items, total)
 	}
@@ -520,7 +520,7 @@ func TestScanMissingTable(t *testing.T) {
 	if f := m.Flash(); !strings.Contains(f, "scan of consumers failed: ") || !strings.Contains(f, "before any item was read") {
 		t.Fatalf("flash %q", f)
 	}
-	if _, shown := m.Pane(views.PaneDelegations).ShownScan(); shown {
+	if _, shown := m.slotOf(views.PaneDelegations).scan.ShownScan(); shown {
 		t.Fatal("a failed scan left a scan result")
 	}
 	checkFrame(t, screen(m, w.prefix), 120, 40)
@@ -555,7 +555,7 @@ func TestScanPageTimeoutKeepsPartial(t *testing.T) {
 	if !data.IsTimeout(done.err) || data.IsCancelled(done.err) {
 		t.Fatalf("scan ended with %v, want a timeout", done.err)
 	}
-	rows := m.Pane(views.PaneSandboxes).Status().Rows
+	rows := m.slotOf(views.PaneSandboxes).Status().Rows
 	if rows == 0 || rows >= total || int64(rows) != done.last.Items {
 		t.Fatalf("%d rows kept of %d; the first segment read %d", rows, total, done.last.Items)
 	}

@@ -183,8 +183,8 @@ func (m Model) signedInAgain(how string) (tea.Model, tea.Cmd) {
 	// not at the next tick.
 	cmds := []tea.Cmd{refreshCreds(m.conn())}
 	for _, p := range m.panes {
-		if st := p.Status(); st.Err != "" || strings.HasPrefix(st.Note, views.PollFailedNote) {
-			cmds = append(cmds, p.Reload())
+		if st := p.Status(); p.poll != nil && (st.Err != "" || strings.HasPrefix(st.Note, views.PollFailedNote)) {
+			cmds = append(cmds, p.poll.Reload())
 		}
 	}
 	return m, tea.Batch(cmds...)

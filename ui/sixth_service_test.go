@@ -202,7 +202,7 @@ func TestASixthServiceIsItsDescriptorPresenterAndSeed(t *testing.T) {
 		d.press(t, k)
 	}
 	d.press(t, "enter")
-	p := d.Model.Pane(d.Model.Active())
+	p := d.Model.slotOf(d.Model.Active())
 	if st := p.Status(); st.Err != "" || st.Rows != 3 {
 		t.Fatalf(":widgets acct-1: %d rows, error %q\n%s", st.Rows, st.Err, cells())
 	}
@@ -231,7 +231,7 @@ func TestASixthServiceIsItsDescriptorPresenterAndSeed(t *testing.T) {
 	d.press(t, "g")
 	var ids []string
 	for range p.Status().Rows {
-		it, _ := p.Selected()
+		it, _ := p.sel.Selected()
 		ids = append(ids, attr(it, "widgetId"))
 		d.press(t, "j")
 	}
@@ -246,7 +246,7 @@ func TestASixthServiceIsItsDescriptorPresenterAndSeed(t *testing.T) {
 
 	// Detail of a row: every attribute, the nested map too.
 	d.press(t, "g", "enter")
-	if !p.DetailOpen() {
+	if !p.marks.DetailOpen() {
 		t.Fatal("enter opened no detail")
 	}
 	if scr := cells().String(); !strings.Contains(scr, "gear") || !strings.Contains(scr, "widgetId") {

@@ -18,13 +18,20 @@ var sortSpec = views.CommandSpec{
 	Usage: ":sort [column [asc|desc]]",
 	Arg:   views.ArgOptional,
 	Words: []string{"asc", "desc"},
-	Complete: func(p views.Pane) []string {
-		var out []string
-		for _, c := range p.SortColumns() {
-			out = append(out, strings.ToLower(c))
-		}
-		return out
-	},
+}
+
+// sortCompletions are the columns of the pane on screen, as :sort takes
+// them.
+func sortCompletions(m Model) []string {
+	s := m.panes[m.active].sort
+	if s == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range s.SortColumns() {
+		out = append(out, strings.ToLower(c))
+	}
+	return out
 }
 
 // runSort is `:sort [column [asc|desc]]`: by a column (key or title,
@@ -36,13 +43,20 @@ func (m Model) runSort(a views.Args) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	column, desc := a.Arg, a.HasWord("desc")
-	if err := p.SortBy(column, desc); err != nil {
+	if p.sort == nil {
+		m.setFlash(noSort, true)
+		return m, nil
+	}
+	if err := p.sort.SortBy(column, desc); err != nil {
 		m.setFlash(err.Error(), true)
 		return m, nil
 	}
 	m.setFlash(sortedText(p.Status().Sort), false)
 	return m, nil
 }
+
+// noSort is what a pane without sortable columns says to a sort.
+const noSort = "this pane keeps its own order"
 
 func sortedText(label string) string {
 	if label == "" {
@@ -54,7 +68,10 @@ func sortedText(label string) string {
 // sortPrompt is what the status bar says after the sort key: the columns
 // on screen, numbered.
 func (m Model) sortPrompt() string {
-	cols := m.panes[m.active].SortColumns()
+	var cols []string
+	if s := m.panes[m.active].sort; s != nil {
+		cols = s.SortColumns()
+	}
 	var b strings.Builder
 	b.WriteString("sort by:")
 	for i, c := range cols {
@@ -82,12 +99,15 @@ func (m Model) sortKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.setFlash("", false)
 		return m, nil
 	}
+	if p.sort == nil {
+		return m, nil // the prefix is only taken where columns are (startSort)
+	}
 	if n == 0 {
-		_ = p.SortBy("", false)
+		_ = p.sort.SortBy("", false)
 		m.setFlash(sortedText(""), false)
 		return m, nil
 	}
-	cols := p.SortColumns()
+	cols := p.sort.SortColumns()
 	if n > len(cols) {
 		m.setFlash(fmt.Sprintf("no column %d on screen (1-%d)", n, len(cols)), true)
 		return m, nil
@@ -97,7 +117,7 @@ func (m Model) sortKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if cur := p.Status().Sort; cur == col+" ↑" {
 		desc = true // the same column again: the other way
 	}
-	if err := p.SortBy(col, desc); err != nil {
+	if err := p.sort.SortBy(col, desc); err != nil {
 		m.setFlash(err.Error(), true)
 		return m, nil
 	}
@@ -110,8 +130,8 @@ func (m Model) startSort(k tea.KeyPressMsg) (Model, bool) {
 	if !key.Matches(k, m.ctx.Keys.SortColumn) {
 		return m, false
 	}
-	if len(m.panes[m.active].SortColumns()) == 0 {
-		m.setFlash("this pane keeps its own order", false)
+	if s := m.panes[m.active].sort; s == nil || len(s.SortColumns()) == 0 {
+		m.setFlash(noSort, false)
 		return m, true
 	}
 	m.sortPending = true // the footer shows the columns (view.go)

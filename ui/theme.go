@@ -65,7 +65,9 @@ func (m *Model) setTheme(th themes.Theme) {
 	}
 	m.ctx.Theme = th
 	for _, p := range m.panes {
-		p.SetTheme(th)
+		if p.theme != nil {
+			p.theme.SetTheme(th)
+		}
 	}
 }
 

@@ -29,7 +29,7 @@ func TestOpensOnSessionsWithRowsAndQuota(t *testing.T) {
 	if m.Active() != views.PaneSessions {
 		t.Fatalf("active pane = %v, want Sessions", m.Active())
 	}
-	st := m.Pane(views.PaneSessions).Status()
+	st := m.slotOf(views.PaneSessions).Status()
 	if st.Rows == 0 || st.Loading || st.Err != "" {
 		t.Fatalf("sessions status = %+v, want rows loaded without error", st)
 	}
@@ -79,23 +79,23 @@ func TestPaneSwitching(t *testing.T) {
 func TestCursorMovesAndDetailOpensAndCloses(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 120, 40)
-	p := m.Pane(views.PaneSessions)
-	first, ok := p.Selected()
+	p := m.slotOf(views.PaneSessions)
+	first, ok := p.sel.Selected()
 	if !ok {
 		t.Fatal("nothing selected after load")
 	}
 	m, _ = press(t, m, "j", "j")
-	second, _ := p.Selected()
+	second, _ := p.sel.Selected()
 	if attr(first, "sessionId") == attr(second, "sessionId") {
 		t.Fatal("j did not move the cursor")
 	}
 	m, _ = press(t, m, "g")
-	top, _ := p.Selected()
+	top, _ := p.sel.Selected()
 	if attr(top, "sessionId") != attr(first, "sessionId") {
 		t.Fatalf("g: selected %q, want the first row %q", attr(top, "sessionId"), attr(first, "sessionId"))
 	}
 	m, _ = press(t, m, "G")
-	bottom, _ := p.Selected()
+	bottom, _ := p.sel.Selected()
 	if attr(bottom, "sessionId") == attr(first, "sessionId") {
 		t.Fatal("G did not move to the last row")
 	}
@@ -147,7 +147,7 @@ func TestKeysGoOnlyToTheFocusedPrompt(t *testing.T) {
 func TestFilterNarrowsAndEscClears(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 120, 40)
-	p := m.Pane(views.PaneSessions)
+	p := m.slotOf(views.PaneSessions)
 	all := p.Status().Visible
 	m, _ = press(t, m, "/")
 	m = typeText(t, m, "TIMED_OUT")
@@ -155,16 +155,16 @@ func TestFilterNarrowsAndEscClears(t *testing.T) {
 	if st.Visible == 0 || st.Visible >= all {
 		t.Fatalf("filter TIMED_OUT shows %d of %d rows", st.Visible, all)
 	}
-	if it, _ := p.Selected(); attr(it, "status") != "TIMED_OUT" && attr(it, "internalStatus") != "TIMED_OUT" {
+	if it, _ := p.sel.Selected(); attr(it, "status") != "TIMED_OUT" && attr(it, "internalStatus") != "TIMED_OUT" {
 		t.Fatalf("selected row does not match the filter: %v", attr(it, "sessionId"))
 	}
 	m, _ = press(t, m, "enter") // keep the filter, back to normal mode
-	if m.Mode() != "normal" || p.Filter() != "TIMED_OUT" {
-		t.Fatalf("enter: mode %s filter %q", m.Mode(), p.Filter())
+	if m.Mode() != "normal" || p.filter.Filter() != "TIMED_OUT" {
+		t.Fatalf("enter: mode %s filter %q", m.Mode(), p.filter.Filter())
 	}
 	m, _ = press(t, m, "esc")
-	if p.Filter() != "" || p.Status().Visible != all {
-		t.Fatalf("esc did not clear the filter: %q, %d rows", p.Filter(), p.Status().Visible)
+	if p.filter.Filter() != "" || p.Status().Visible != all {
+		t.Fatalf("esc did not clear the filter: %q, %d rows", p.filter.Filter(), p.Status().Visible)
 	}
 	_ = m
 }
@@ -172,15 +172,15 @@ func TestFilterNarrowsAndEscClears(t *testing.T) {
 func TestMarkRows(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 120, 40)
-	p := m.Pane(views.PaneSessions)
+	p := m.slotOf(views.PaneSessions)
 	// space marks and moves down: rows 1 and 3 marked, the cursor on 4.
 	m, _ = press(t, m, "space", "j", "space")
-	items, hidden := p.Marked()
+	items, hidden := p.marks.Marked()
 	if len(items) != 2 || hidden != 0 {
 		t.Fatalf("marked %d (hidden %d), want 2", len(items), hidden)
 	}
 	m, _ = press(t, m, "k", "space")
-	if items, _ = p.Marked(); len(items) != 1 {
+	if items, _ = p.marks.Marked(); len(items) != 1 {
 		t.Fatalf("space did not unmark: %d marked", len(items))
 	}
 }
@@ -279,7 +279,7 @@ func TestCommands(t *testing.T) {
 			if m.Active() != tc.pane {
 				t.Fatalf("active = %v, want %v", m.Active(), tc.pane)
 			}
-			p := m.Pane(tc.pane)
+			p := m.slotOf(tc.pane)
 			if !strings.Contains(p.Title(), tc.title) {
 				t.Fatalf("title %q does not contain %q", p.Title(), tc.title)
 			}
@@ -297,7 +297,7 @@ func TestCommands(t *testing.T) {
 				// Walk every row through the cursor and check its item.
 				m, _ = press(t, m, "g")
 				for i := 0; i < st.Rows; i++ {
-					it, ok := p.Selected()
+					it, ok := p.sel.Selected()
 					if !ok {
 						t.Fatalf("row %d not selectable", i)
 					}
@@ -313,26 +313,26 @@ func TestSessionAndRunCommandsSelectThatItem(t *testing.T) {
 	w := seeded(t)
 	m := start(t, w.options(), 120, 40)
 	m, _ = press(t, m, "G")
-	target, _ := m.Pane(views.PaneSessions).Selected()
+	target, _ := m.slotOf(views.PaneSessions).sel.Selected()
 	id := attr(target, "sessionId")
 	m, _ = runLine(t, m, "session "+id)
-	p := m.Pane(views.PaneSessions)
-	got, ok := p.Selected()
+	p := m.slotOf(views.PaneSessions)
+	got, ok := p.sel.Selected()
 	if !ok || attr(got, "sessionId") != id || p.Status().Rows != 1 {
 		t.Fatalf(":session %s: selected %q of %d rows", id, attr(got, "sessionId"), p.Status().Rows)
 	}
 
 	m, _ = press(t, m, "2")
-	run, _ := m.Pane(views.PaneRuns).Selected()
+	run, _ := m.slotOf(views.PaneRuns).sel.Selected()
 	runID := attr(run, "runId")
 	m, _ = runLine(t, m, "run "+runID)
-	got, ok = m.Pane(views.PaneRuns).Selected()
+	got, ok = m.slotOf(views.PaneRuns).sel.Selected()
 	if m.Active() != views.PaneRuns || !ok || attr(got, "runId") != runID {
 		t.Fatalf(":run %s selected %q", runID, attr(got, "runId"))
 	}
 
 	m, _ = runLine(t, m, "session sess_does_not_exist")
-	if st := m.Pane(views.PaneSessions).Status(); st.Rows != 0 || st.Err != "" {
+	if st := m.slotOf(views.PaneSessions).Status(); st.Rows != 0 || st.Err != "" {
 		t.Fatalf("missing session: %+v", st)
 	}
 	if !strings.Contains(screen(m, w.prefix), "no sessions in this scope") {
@@ -345,7 +345,7 @@ func TestCommandErrorsAreOneLineAndChangeNothing(t *testing.T) {
 	for _, line := range []string{"nosuch", "runs", "inbox u type=a type=b", "sandboxes a b", "stream nope", "sessions p status=RUNNING", "session"} {
 		t.Run(line, func(t *testing.T) {
 			m := start(t, w.options(), 80, 24)
-			before := m.Pane(views.PaneSessions).Title()
+			before := m.slotOf(views.PaneSessions).Title()
 			m, quit := runLine(t, m, line)
 			if quit {
 				t.Fatal("quit on a bad command")
@@ -353,7 +353,7 @@ func TestCommandErrorsAreOneLineAndChangeNothing(t *testing.T) {
 			if m.Flash() == "" || strings.Contains(m.Flash(), "\n") {
 				t.Fatalf("message %q, want one line", m.Flash())
 			}
-			if m.Active() != views.PaneSessions || m.Pane(views.PaneSessions).Title() != before || m.Mode() != "normal" {
+			if m.Active() != views.PaneSessions || m.slotOf(views.PaneSessions).Title() != before || m.Mode() != "normal" {
 				t.Fatal("a bad command changed the view")
 			}
 			// The whole message is readable at 80 columns (the footer
@@ -406,8 +406,8 @@ func TestCommandHistoryAndCompletion(t *testing.T) {
 		t.Fatalf("tab cycle: %q then %q", first, second)
 	}
 	m, _ = press(t, m, "enter")
-	if !strings.HasPrefix(m.Pane(views.PaneSandboxes).Title(), "Sandboxes · status a") {
-		t.Fatalf("completed command ran as %q", m.Pane(views.PaneSandboxes).Title())
+	if !strings.HasPrefix(m.slotOf(views.PaneSandboxes).Title(), "Sandboxes · status a") {
+		t.Fatalf("completed command ran as %q", m.slotOf(views.PaneSandboxes).Title())
 	}
 }
 

@@ -271,7 +271,7 @@ func (m Model) titleLine(w int) string {
 			noun = "row"
 		}
 		rows = plural(st.Rows, noun)
-		if p.Filter() != "" {
+		if p.filterText() != "" {
 			rows = strconv.Itoa(st.Visible) + "/" + rows
 		}
 		if st.More {
@@ -285,7 +285,7 @@ func (m Model) titleLine(w int) string {
 		}
 	}
 	filterText := func(n int) string {
-		if f := p.Filter(); f != "" {
+		if f := p.filterText(); f != "" {
 			return "filter " + strconv.Quote(inert.Line(f, n))
 		}
 		return ""
@@ -493,7 +493,7 @@ func (m Model) footer(w int) (string, bool) {
 		return fitLine(th.Muted.Render(inert.Line(st.Waiting, w)), w), true
 	}
 	bindings := append(m.ctx.Keys.ShortHelp(), m.panes[m.active].Help()...)
-	if m.panes[m.active].DetailOpen() {
+	if m.panes[m.active].detailOpen() {
 		bindings = detailHints(m.ctx.Keys)
 	}
 	return fitLine(m.help.ShortHelpView(bindings), w), true
@@ -542,7 +542,9 @@ func (m Model) paneKeyLabel(s views.PaneSpec) string {
 func (m Model) alerts() string {
 	var all []string
 	for _, p := range m.panes {
-		all = append(all, p.Alerts()...)
+		if p.alerts != nil {
+			all = append(all, p.alerts.Alerts()...)
+		}
 	}
 	switch len(all) {
 	case 0:

@@ -261,7 +261,9 @@ func (m *Model) adopt(s *session.Session, seq uint64) tea.Cmd {
 	m.live.demandSent, m.live.wanted = "", nil
 
 	for _, p := range m.panes {
-		p.Reconnect()
+		if p.reconnect != nil {
+			p.reconnect.Reconnect()
+		}
 	}
 	cmds := []tea.Cmd{m.panes[m.active].Init()}
 	if s.Feed != nil {

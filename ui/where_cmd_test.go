@@ -80,7 +80,7 @@ func TestProfileAndRegionSwitch(t *testing.T) {
 	o := w.options()
 	o.Session, o.Connector = first, places
 	m := start(t, o, 120, 40)
-	if m.Pane(views.PaneSessions).Status().Rows != 1 {
+	if m.slotOf(views.PaneSessions).Status().Rows != 1 {
 		t.Fatal("no row at start")
 	}
 
@@ -96,7 +96,7 @@ func TestProfileAndRegionSwitch(t *testing.T) {
 	if m.Session() == first || m.profile != "ops" || m.env != "dev" {
 		t.Fatalf("after :profile ops: profile %q env %q", m.profile, m.env)
 	}
-	if st := m.Pane(views.PaneSessions).Status(); st.Rows != 1 || st.Err != "" {
+	if st := m.slotOf(views.PaneSessions).Status(); st.Rows != 1 || st.Err != "" {
 		t.Fatalf("the pane did not load again through the new session: %+v", st)
 	}
 	m, _ = runLine(t, m, "region eu-west-1")

@@ -207,7 +207,7 @@ func TestSwitchEnvAcrossTwoEndpoints(t *testing.T) {
 	}
 	d.Update(keyMsg("enter"))
 	d.until(t, "beta's sessions", func() bool {
-		return d.Model.env == "beta" && !d.Model.Pane(views.PaneSessions).Status().Loading && len(sessionIDs()) == 2
+		return d.Model.env == "beta" && !d.Model.slotOf(views.PaneSessions).Status().Loading && len(sessionIDs()) == 2
 	})
 	if got := strings.Join(sessionIDs(), ","); got != "sess-beta-0,sess-beta-1" {
 		t.Fatalf("after :env beta the pane shows %s", got)

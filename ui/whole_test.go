@@ -25,14 +25,14 @@ func TestProjectedListReadsWholeItemsOnDemand(t *testing.T) {
 	})
 	m := start(t, w.options(), 160, 40)
 	m = selectRow(t, m, "sess_proj")
-	p := m.Pane(m.Active())
-	sel, _ := p.Selected()
+	p := m.slotOf(m.Active())
+	sel, _ := p.sel.Selected()
 	for _, a := range []string{"ecsTaskArn", "signingKey"} {
 		if _, ok := sel[a]; ok {
 			t.Errorf("the list read %s, which no column shows", a)
 		}
 	}
-	if !p.Partial() {
+	if !p.marks.Partial() {
 		t.Error("the pane does not say its rows are partial")
 	}
 	if s := stripANSI(m.Render()); strings.Contains(s, token[:24]) {

@@ -11,12 +11,11 @@ import (
 // pane embeds it and adds its scope handling; the root model never sees
 // the difference.
 type base struct {
-	Defaults // Tail: list panes take the changes (Apply)
-	ctx      *Context
-	id       PaneID
-	lists    []*list
-	cur      int
-	w, h     int
+	ctx   *Context
+	id    PaneID
+	lists []*list
+	cur   int
+	w, h  int
 	// header, when set, renders a one-line summary above the table
 	// (Sessions: the project's quota).
 	header func(width int) string

@@ -75,7 +75,6 @@ func overviewPane() PaneSpec {
 
 // Overview is the overview pane.
 type Overview struct {
-	Defaults
 	ctx  *Context
 	opts OverviewOptions
 

@@ -6,7 +6,6 @@
 package views
 
 import (
-	"errors"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -29,11 +28,14 @@ func (id PaneID) Name() string {
 	return "?"
 }
 
-// Pane is everything the root model asks of a pane: the root never
-// type-asserts one, never tests which pane it is, and keeps no typed handle
-// on any. A capability a pane does not have comes from Defaults, which it
-// embeds. Panes are pointers that change in Update; the root owns them and
-// is the only caller.
+// Pane is what the root asks of every pane: who it is, its keys, its
+// view and its status line. Everything else a pane may do is an optional
+// capability below, each a small interface; the root resolves them once,
+// when it builds the panes (ui/slot.go), and keeps the handles, so it
+// never type-asserts a pane in its hot paths and never tests which pane
+// it is. A pane implements only what it does: no no-op methods. Panes are
+// pointers that change in Update; the root owns them and is the only
+// caller.
 type Pane interface {
 	ID() PaneID
 	// Title is the pane name with its scope, e.g. "Sessions · project p-1".
@@ -52,9 +54,19 @@ type Pane interface {
 	Help() []key.Binding
 	// Status is what the title line and the status bar show for this pane.
 	Status() Status
+}
 
+// Selector: a pane with a row under a cursor.
+type Selector interface {
 	// Selected is the raw item under the cursor.
 	Selected() (data.Item, bool)
+	// SelectedRecord is the row under the cursor with its table (a jump's
+	// starting point).
+	SelectedRecord() (table data.TableID, item data.Item, ok bool)
+}
+
+// Marker: a pane whose rows the guarded actions act on, one or marked.
+type Marker interface {
 	// Marked are the raw items marked with space (for bulk actions), and
 	// how many of them the current filter hides. ClearMarks unmarks them
 	// (after a bulk action ran).
@@ -67,7 +79,14 @@ type Pane interface {
 	// DetailOpen: the detail view covers the table (actions and `S` then
 	// wait for it to close).
 	DetailOpen() bool
+	// Partial: Selected or Marked may give items with only the attributes
+	// the columns show (the list reads no more, whole.go); the root reads
+	// whole items by key before it plans an action on them.
+	Partial() bool
+}
 
+// Filterable: a pane whose rows the filter line narrows.
+type Filterable interface {
 	// SetFilter narrows the loaded rows by a filter expression
 	// (views/filter: text, !text, ~regex, field=value, field!=value);
 	// "" clears it. A bad expression is returned, one line, and the
@@ -75,6 +94,10 @@ type Pane interface {
 	SetFilter(text string) error
 	// Filter is the current filter text.
 	Filter() string
+}
+
+// Sortable: a pane that orders its rows by a column (or says why not).
+type Sortable interface {
 	// SortBy orders the rows by a column, named by key or title
 	// (case-insensitive); "" returns to the natural order. An unknown
 	// column is an error and the order stays.
@@ -83,27 +106,53 @@ type Pane interface {
 	// (the numbers the sort-by-column keys use); nil when the pane cannot
 	// be sorted.
 	SortColumns() []string
+}
+
+// Exporter: a pane `:export` writes from (or that says why it cannot).
+type Exporter interface {
 	// ExportRows are the rows `:export` writes: the marked ones, else
 	// those the filter shows.
 	ExportRows() (ExportSet, error)
-	// Back handles esc in normal mode: it closes the detail view, else
-	// cancels a running load. It reports whether it did anything, so the
-	// root can fall back to clearing the filter.
-	Back() bool
-	// Cancel stops a running load (ctrl+c). It reports whether one ran.
-	Cancel() bool
+}
 
-	// Apply is the live tail's changes (any table): rows are updated in
-	// place — upserted when the new image is in the pane's scope, removed
-	// when it left the scope or was deleted.
+// Backer: a pane that uses esc in normal mode.
+type Backer interface {
+	// Back closes the detail view, else cancels a running load. It
+	// reports whether it did anything, so the root can fall back to
+	// clearing the filter.
+	Back() bool
+}
+
+// Canceller: a pane whose loads ctrl+c stops.
+type Canceller interface {
+	// Cancel stops a running load. It reports whether one ran.
+	Cancel() bool
+}
+
+// Applier: a pane that takes the live tail's changes (any table): rows
+// are updated in place — upserted when the new image is in the pane's
+// scope, removed when it left the scope or was deleted.
+type Applier interface {
 	Apply(changes []Change) tea.Cmd
-	// Tail is the same batch as the reader delivered it, whole records and
-	// how many were dropped before they reached the console (the Stream
-	// pane shows them as they came).
+}
+
+// RecordTail: a pane that shows the live tail's batches as the reader
+// delivered them, whole records and how many were dropped before they
+// reached the console (the Stream pane).
+type RecordTail interface {
 	Tail(recs []stream.Record, dropped int)
+}
+
+// LiveDemand: a pane that needs tables' streams read at full rate.
+type LiveDemand interface {
 	// LiveTables are the tables whose stream the pane needs read at full
 	// rate; shown says whether it is on screen. all: every table.
 	LiveTables(shown bool) (tables []data.TableID, all bool)
+}
+
+// Poller: a pane of one table's rows, polled while that table has no
+// stream.
+type Poller interface {
 	// ShownTable is the table of the rows on screen ("" for none): its
 	// stream health is the title's live label, and it is polled while it
 	// has no stream.
@@ -116,7 +165,10 @@ type Pane interface {
 	// Reload restarts every list that was loaded (after the live feed
 	// dropped records, so in-place updates may have been missed).
 	Reload() tea.Cmd
+}
 
+// Scanner: a pane `S` scans from, which shows the scan's result.
+type Scanner interface {
 	// ScanTarget is the table `S` scans from here, ShowScan shows a scan's
 	// result in place of the query lists, ShownScan / ScanTitle tell
 	// whether one is shown (and its title).
@@ -124,7 +176,10 @@ type Pane interface {
 	ShowScan(r ScanResult)
 	ShownScan() (ScanResult, bool)
 	ScanTitle() (string, bool)
+}
 
+// Retimer: a pane with times on screen that change with the clock.
+type Retimer interface {
 	// Retime re-renders the shown rows against the clock; it and LiveTimes
 	// report whether a live time column is on screen (the root keeps its
 	// one-second clock running only then).
@@ -134,89 +189,55 @@ type Pane interface {
 	// alone (a relative time's label, an expiry passing); zero: never. The
 	// root's clock sleeps until then, so an idle console stays idle.
 	NextRetime() time.Time
-	// Partial: Selected or Marked may give items with only the attributes
-	// the columns show (the list reads no more, whole.go); the root reads
-	// whole items by key before it plans an action on them.
-	Partial() bool
-	// SetTheme restyles what is already shown (the root has set
-	// Context.Theme first).
-	SetTheme(th themes.Theme)
+}
 
+// Themed: a pane that restyles what it already shows (the root has set
+// Context.Theme first).
+type Themed interface {
+	SetTheme(th themes.Theme)
+}
+
+// Scoper: a pane that lists a scope, which jumps and the overview open.
+type Scoper interface {
 	// ShowScope lists exactly sc (a number of the overview, a jump from a
 	// related item) when sc is of a table this pane lists; ok false
 	// otherwise.
 	ShowScope(sc data.Scope) (cmd tea.Cmd, ok bool)
-	// Alerts are the thresholds crossed now, one short line each; the
-	// status bar shows them whichever pane is on screen.
-	Alerts() []string
-	// Background is work the pane does from start-up whether or not it is
-	// shown (the overview's first count, when alerts are configured); the
-	// root starts it once, with Init.
-	Background() tea.Cmd
-	// SelectedRecord is the row under the cursor with its table (a jump's
-	// starting point); CurrentScope the scope the pane shows (a jump's way
-	// back). Zero when there is none.
-	SelectedRecord() (table data.TableID, item data.Item, ok bool)
+	// CurrentScope is the scope the pane shows (a jump's way back); zero
+	// when there is none.
 	CurrentScope() data.Scope
+}
+
+// Alerter: a pane with thresholds, shown in the status bar whichever pane
+// is on screen.
+type Alerter interface {
+	// Alerts are the thresholds crossed now, one short line each.
+	Alerts() []string
+}
+
+// Backgrounder: a pane that works from start-up whether or not it is
+// shown (the overview's first count, when alerts are configured); the
+// root starts it once, with Init.
+type Backgrounder interface {
+	Background() tea.Cmd
+}
+
+// Reconnector: a pane that holds what it read through a connection.
+type Reconnector interface {
 	// Reconnect drops everything read through the previous connection
 	// (rows, counts, records, a scan result) and keeps the scope: the
 	// console switched env, profile or region (the root has set
 	// Context.Store first). The next Init loads again (reconnect.go).
 	Reconnect()
+}
+
+// Replacer: a pane that reads tables whose stream can be replaced.
+type Replacer interface {
 	// Replaced: table t's stream was replaced by a new one (the table
 	// re-created, or its stream re-enabled). What the pane shows of t is
 	// dropped at once and read again (replaced.go).
 	Replaced(t data.TableID) tea.Cmd
 }
-
-// Defaults gives a pane the capabilities it lacks, as no-ops: a pane
-// embeds it and implements only what it does.
-type Defaults struct{}
-
-func (Defaults) Init() tea.Cmd               { return nil }
-func (Defaults) Help() []key.Binding         { return nil }
-func (Defaults) Status() Status              { return Status{Progress: -1} }
-func (Defaults) Selected() (data.Item, bool) { return nil, false }
-func (Defaults) Marked() ([]data.Item, int)  { return nil, 0 }
-func (Defaults) ClearMarks()                 {}
-func (Defaults) MarkAll() (int, bool)        { return 0, false }
-func (Defaults) DetailOpen() bool            { return false }
-func (Defaults) SetFilter(string) error      { return nil }
-func (Defaults) SortBy(string, bool) error {
-	return errors.New("this pane keeps its own order")
-}
-func (Defaults) SortColumns() []string { return nil }
-func (Defaults) ExportRows() (ExportSet, error) {
-	return ExportSet{}, errors.New("export works in the table panes")
-}
-func (Defaults) Filter() string                         { return "" }
-func (Defaults) Back() bool                             { return false }
-func (Defaults) Cancel() bool                           { return false }
-func (Defaults) Apply([]Change) tea.Cmd                 { return nil }
-func (Defaults) Tail([]stream.Record, int)              {}
-func (Defaults) LiveTables(bool) ([]data.TableID, bool) { return nil, false }
-func (Defaults) ShownTable() data.TableID               { return "" }
-func (Defaults) Poll() tea.Cmd                          { return nil }
-func (Defaults) PollDone(PollMsg) tea.Cmd               { return nil }
-func (Defaults) Reload() tea.Cmd                        { return nil }
-func (Defaults) ScanTarget() (data.TableID, bool)       { return "", false }
-func (Defaults) ShowScan(ScanResult)                    {}
-func (Defaults) ShownScan() (ScanResult, bool)          { return ScanResult{}, false }
-func (Defaults) ScanTitle() (string, bool)              { return "", false }
-func (Defaults) Retime() bool                           { return false }
-func (Defaults) LiveTimes() bool                        { return false }
-func (Defaults) NextRetime() time.Time                  { return time.Time{} }
-func (Defaults) Partial() bool                          { return false }
-func (Defaults) SetTheme(themes.Theme)                  {}
-func (Defaults) ShowScope(data.Scope) (tea.Cmd, bool)   { return nil, false }
-func (Defaults) Alerts() []string                       { return nil }
-func (Defaults) Background() tea.Cmd                    { return nil }
-func (Defaults) SelectedRecord() (data.TableID, data.Item, bool) {
-	return "", nil, false
-}
-func (Defaults) CurrentScope() data.Scope      { return data.Scope{} }
-func (Defaults) Reconnect()                    {}
-func (Defaults) Replaced(data.TableID) tea.Cmd { return nil }
 
 // Status is a pane's state for the title line and the status bar.
 type Status struct {

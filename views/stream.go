@@ -35,7 +35,6 @@ func streamPane() PaneSpec {
 // views.Change, because it shows every table's records and their old and
 // new images as they came.
 type Stream struct {
-	Defaults
 	ctx  *Context
 	live *streamview.Model
 	opts StreamOptions
@@ -91,6 +90,9 @@ func (s *Stream) LiveTables(shown bool) ([]data.TableID, bool) {
 // Show narrows the tail to one table, "" for all.
 func (s *Stream) Show(table data.TableID) tea.Cmd { s.live.SetTable(table); return nil }
 
+// Init: the root feeds the tail (Tail); there is nothing to load.
+func (s *Stream) Init() tea.Cmd { return nil }
+
 func (s *Stream) ID() PaneID                 { return PaneStream }
 func (s *Stream) Title() string              { return s.live.Title() }
 func (s *Stream) Update(msg tea.Msg) tea.Cmd { return s.live.Update(msg) }
@@ -144,6 +146,9 @@ func (s *Stream) Selected() (data.Item, bool) {
 func (s *Stream) SortBy(string, bool) error {
 	return errors.New("the Stream pane keeps arrival order (newest last); sort works in the table panes")
 }
+
+// SortColumns: none, the records keep arrival order (SortBy says so).
+func (s *Stream) SortColumns() []string { return nil }
 
 // ExportRows: the Stream pane's records are not items of one table.
 func (s *Stream) ExportRows() (ExportSet, error) {

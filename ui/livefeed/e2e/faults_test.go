@@ -193,11 +193,12 @@ func (d *driver) paneRows(t testing.TB, id views.PaneID) []string {
 		t.Fatalf("pane %s is not shown", id.Name())
 	}
 	p := d.Model.Pane(id)
+	sel := p.(views.Selector) // a list pane has a cursor
 	n := p.Status().Visible
 	d.Update(tea.KeyPressMsg{Code: tea.KeyHome})
 	var rows []string
 	for i := 0; i < n; i++ {
-		it, ok := p.Selected()
+		it, ok := sel.Selected()
 		if !ok {
 			t.Fatalf("no row under the cursor at %d of %d", i, n)
 		}
