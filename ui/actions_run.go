@@ -273,15 +273,6 @@ func (m *Model) bulkFinished(d *bulkDialog) tea.Cmd {
 	return m.refreshRows(all)
 }
 
-// changesToDialog lets an open confirmation see live changes to its
-// targets (called by the root for every live-tail batch).
-func (m Model) changesToDialog(changes []views.Change) tea.Cmd {
-	if d, ok := m.dialog.(*confirmDialog); ok && m.mode == modeDialog {
-		return d.Changes(changes)
-	}
-	return nil
-}
-
 // resultLine is a result as one line: the write's message, then the
 // outcome of the step after it when the action has one.
 func resultLine(r action.Result) string {

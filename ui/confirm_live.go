@@ -173,3 +173,12 @@ func sameItem(a, b data.Item) bool { return reflect.DeepEqual(a, b) }
 // member types are pointers to plain structs, so a deep comparison is
 // exactly that).
 func sameValue(a, b any) bool { return reflect.DeepEqual(a, b) }
+
+// changesToDialog lets an open confirmation see live changes to its
+// targets (called by the root for every live-tail batch).
+func (m Model) changesToDialog(changes []views.Change) tea.Cmd {
+	if d, ok := m.dialog.(*confirmDialog); ok && m.mode == modeDialog {
+		return d.Changes(changes)
+	}
+	return nil
+}

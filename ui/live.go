@@ -407,3 +407,20 @@ func (m Model) streamHealthLine() string {
 func signedOut(h stream.Health) bool {
 	return (h.State == stream.StateReconnecting || h.State == stream.StateThrottled) && strings.HasPrefix(h.Detail, stream.SignedOut)
 }
+
+// noteSeen adds the ids in the live tail's records to the seen index, off
+// the UI's goroutine (the index is safe for concurrent use; the records
+// are not changed after the batch is made).
+func noteSeen(seen *views.Seen, recs []stream.Record) tea.Cmd {
+	if seen == nil || len(recs) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		for _, r := range recs {
+			if len(r.New) > 0 {
+				seen.Items(r.Table, []data.Item{r.New})
+			}
+		}
+		return nil
+	}
+}

@@ -281,23 +281,6 @@ func (m *Model) adopt(s *session.Session, seq uint64) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// noteSeen adds the ids in the live tail's records to the seen index, off
-// the UI's goroutine (the index is safe for concurrent use; the records
-// are not changed after the batch is made).
-func noteSeen(seen *views.Seen, recs []stream.Record) tea.Cmd {
-	if seen == nil || len(recs) == 0 {
-		return nil
-	}
-	return func() tea.Msg {
-		for _, r := range recs {
-			if len(r.New) > 0 {
-				seen.Items(r.Table, []data.Item{r.New})
-			}
-		}
-		return nil
-	}
-}
-
 // onTailSwapped notes an old reader that did not stop in time (it has
 // been told to; the new one runs regardless).
 func (m Model) onTailSwapped(msg tailSwappedMsg) (Model, tea.Cmd) {

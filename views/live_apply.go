@@ -1,12 +1,16 @@
 package views
 
 import (
+	"time"
+
 	"opsdeck/data"
+	"opsdeck/themes"
+	"opsdeck/views/vtable"
 )
 
 // The live tail's changes applied to a list's rows in place.
 
-// apply is the live-tail hook (see Pane.Apply).
+// apply is the live-tail hook (see Applier).
 func (l *list) apply(changes []Change) {
 	if !l.hasScope {
 		return
@@ -37,4 +41,46 @@ func (l *list) apply(changes []Change) {
 			}
 		}
 	}
+}
+
+// upsertLive puts a changed record into the rows, keeping the cursor, and
+// highlights what changed: the whole row when it is new, else the cells
+// whose text differs. A record identical on screen changes nothing visible
+// (polling re-reads mostly unchanged rows) but its raw item is kept fresh.
+func (l *list) upsertLive(id string, rec data.Record, now time.Time, th themes.Theme) {
+	row := l.render(rec, now, th, id)
+	l.putItem(id, rec.Item())
+	if l.detailID == id && l.detail != nil {
+		l.detail.SetItem(rec.Item())
+	}
+	old, existed := l.table.Row(id)
+	var cols []int
+	if existed {
+		cols = changedCells(old, row)
+		if len(cols) == 0 && old.Tag == row.Tag && old.Dim == row.Dim {
+			if l.table.Filter() != "" {
+				// No cell changed, but a filter on an attribute no
+				// column shows may now hold or fail: place the row
+				// again (no highlight: nothing on it changed).
+				l.table.Upsert(row)
+			}
+			return
+		}
+	}
+	l.table.Upsert(row)
+	if !existed || len(cols) > 0 {
+		l.table.Highlight(id, cols, now.Add(HighlightFor))
+	}
+}
+
+// changedCells lists the columns whose text differs between two renderings
+// of a row.
+func changedCells(a, b vtable.Row) []int {
+	var out []int
+	for i := range b.Cells {
+		if i >= len(a.Cells) || a.Cells[i].Text != b.Cells[i].Text {
+			out = append(out, i)
+		}
+	}
+	return out
 }
