@@ -23,7 +23,11 @@ import (
 // actionState value; everything a Cmd needs is copied into it before it
 // runs.
 
-// actionState is the root model's part of the actions.
+// actionState is the actions' sub-model: the action keys, the write in
+// flight, a bulk run, the read of whole items, and a quit that waits for a
+// write (quit_drain.go). Update (actions_run.go) handles its messages; it
+// reaches the panes, the dialog and the message line through the root it
+// is given.
 type actionState struct {
 	// keys are the action keys as configured. In read-only mode the
 	// copies in the shared keymap are disabled (so help does not list
@@ -34,10 +38,9 @@ type actionState struct {
 	// and Cmds, and never changes after New.
 	run *actionRunner
 
-	opts      action.Options
-	protected []string
-	now       func() time.Time
-	probe     bool // Options.ProbeWrites
+	opts  action.Options
+	now   func() time.Time
+	probe bool // Options.ProbeWrites
 
 	seq  uint64 // last request id issued
 	busy uint64 // the single action in flight, 0 when none
@@ -164,18 +167,17 @@ func (m *Model) initActions(o Options) {
 	km := &m.ctx.Keys
 	*km = km.WithActions(actionKeys())
 	m.act = actionState{
-		keys:      slices.Clone(km.Actions),
-		opts:      o.Actions,
-		protected: o.Protected,
-		now:       o.Now,
-		probe:     o.ProbeWrites,
+		keys:  slices.Clone(km.Actions),
+		opts:  o.Actions,
+		now:   o.Now,
+		probe: o.ProbeWrites,
 	}
 	conn := o.Conn
 	if o.Store != nil && o.Store.Conn() != nil {
 		// Writes go where the reads come from.
 		conn = o.Store.Conn()
 	}
-	m.act.run = &actionRunner{conn: conn, store: o.Store, tables: m.ctx.Tables, env: m.env, now: o.Now, audit: &auditHandle{path: o.AuditPath}, flights: &action.Flights{}, perms: newPermMemory()}
+	m.act.run = &actionRunner{conn: conn, store: o.Store, tables: m.ctx.Tables, env: m.where.env, now: o.Now, audit: &auditHandle{path: o.AuditPath}, flights: &action.Flights{}, perms: newPermMemory()}
 	m.offerActions()
 }
 
@@ -222,45 +224,45 @@ func (a actionState) actionKeyFor(k tea.KeyPressMsg) (keymap.ActionKey, bool) {
 
 // actionKey handles an action key in normal mode. ok is false when the key
 // is not an action key here (the pane gets it).
-func (m Model) actionKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
-	return m.actionKeyOn(k, nil)
+func (a *actionState) actionKey(r *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
+	return a.actionKeyOn(r, k, nil)
 }
 
 // actionKeyOn is actionKey; whole, when set, holds the whole items read
 // for a list that shows only some attributes (actions_whole.go).
-func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.Cmd, bool) {
-	ak, ok := m.act.actionKeyFor(k)
+func (a *actionState) actionKeyOn(r *Model, k tea.KeyPressMsg, whole *wholeItemsMsg) (tea.Cmd, bool) {
+	ak, ok := a.actionKeyFor(k)
 	if !ok {
-		return m, nil, false
+		return nil, false
 	}
-	if m.readOnlyRows() {
-		m.setFlash(readOnlyNote, true)
-		return m, nil, true
+	if r.readOnlyRows() {
+		r.setFlash(readOnlyNote, true)
+		return nil, true
 	}
 	specs := specsForKey(ak.Name)
-	p := m.panes[m.active]
+	p := r.panes[r.active]
 	table := p.shownTable()
 	tables := paneTables(p.ID())
 	if table == "" && len(tables) == 0 {
-		return m, nil, false // a pane that shows no table's rows (Stream)
+		return nil, false // a pane that shows no table's rows (Stream)
 	}
 	what := ak.Binding.Help().Desc
 	switch {
 	case len(specs) == 0:
-		return m, nil, false
-	case m.readOnly && specs[0].Dangerous:
-		m.setFlash("read-only mode: actions are not offered ("+k.String()+" would "+what+")", true)
-		return m, nil, true
+		return nil, false
+	case r.readOnly && specs[0].Dangerous:
+		r.setFlash("read-only mode: actions are not offered ("+k.String()+" would "+what+")", true)
+		return nil, true
 	case noActionsOn(table, tables) != "":
-		m.setFlash(noActionsOn(table, tables), true)
-		return m, nil, true
-	case m.act.busy != 0:
-		m.setFlash("an action is still running; wait for its result", true)
-		return m, nil, true
-	case m.where.pending != "":
+		r.setFlash(noActionsOn(table, tables), true)
+		return nil, true
+	case a.busy != 0:
+		r.setFlash("an action is still running; wait for its result", true)
+		return nil, true
+	case r.where.pending != "":
 		// The rows shown are about to be dropped for another env's.
-		m.setFlash("connecting to "+m.where.pending+": actions wait until the switch is done", true)
-		return m, nil, true
+		r.setFlash("connecting to "+r.where.pending+": actions wait until the switch is done", true)
+		return nil, true
 	}
 	// A key may act on several tables (the kill switch: API keys and
 	// projects, wherever their rows show): the rows shown pick the actions.
@@ -275,8 +277,8 @@ func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.
 		if table != "" {
 			shown = string(table)
 		}
-		m.setFlash(fmt.Sprintf("%s applies to %s rows; this list shows %s", k.String()+" ("+what+")", specTables(specs), shown), true)
-		return m, nil, true
+		r.setFlash(fmt.Sprintf("%s applies to %s rows; this list shows %s", k.String()+" ("+what+")", specTables(specs), shown), true)
+		return nil, true
 	}
 	specs = forTable
 
@@ -290,31 +292,31 @@ func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.
 	if !bulk {
 		sel, ok := p.selected()
 		if !ok {
-			m.setFlash("no row selected", true)
-			return m, nil, true
+			r.setFlash("no row selected", true)
+			return nil, true
 		}
 		items = []data.Item{sel}
 	}
 	switch {
 	case whole != nil:
 		if len(whole.items) == 0 {
-			m.setFlash("cannot "+specs[0].Verb+": "+whole.why(), true)
-			return m, nil, true
+			r.setFlash("cannot "+specs[0].Verb+": "+whole.why(), true)
+			return nil, true
 		}
 		items = whole.items
 	case p.marks != nil && p.marks.Partial():
 		// A plan's guard is the state of the whole item: read it first.
-		return m.readWholeFor(k, table, items)
+		return a.readWholeFor(r, k, table, items)
 	}
 	kinds := make([]action.Kind, len(specs))
 	for i, s := range specs {
 		kinds[i] = s.Kind
 	}
-	now := m.act.now()
+	now := a.now()
 	var plans []action.Plan
 	var skipped []skippedRow
 	for _, it := range items {
-		pl, err := action.PlanFirst(kinds, it, now, m.act.opts)
+		pl, err := action.PlanFirst(kinds, it, now, a.opts)
 		if err != nil {
 			skipped = append(skipped, skippedRow{target: targetOf(table, it), reason: reasonOf(err)})
 			continue
@@ -323,33 +325,33 @@ func (m Model) actionKeyOn(k tea.KeyPressMsg, whole *wholeItemsMsg) (Model, tea.
 	}
 	if len(plans) == 0 {
 		if !bulk {
-			m.setFlash("cannot "+specs[0].Verb+": "+skipped[0].reason, true)
+			r.setFlash("cannot "+specs[0].Verb+": "+skipped[0].reason, true)
 		} else {
-			m.setFlash(fmt.Sprintf("none of the %d marked rows can be changed (%s: %s)", len(items), skipped[0].target, skipped[0].reason), true)
+			r.setFlash(fmt.Sprintf("none of the %d marked rows can be changed (%s: %s)", len(items), skipped[0].target, skipped[0].reason), true)
 		}
-		return m, nil, true
+		return nil, true
 	}
-	m.act.seq++
+	a.seq++
 	d := newConfirmDialog(confirmSpec{
-		req:        m.act.seq,
+		req:        a.seq,
 		plans:      plans,
 		skipped:    skipped,
 		bulk:       bulk,
 		hidden:     hidden,
-		typed:      action.NeedsTypedConfirmation(m.env, m.act.protected),
-		env:        m.env,
-		confirm:    m.ctx.Keys.Confirm,
-		deny:       m.ctx.Keys.Deny,
-		dialogKeys: dialogKeysOf(m.ctx.Keys),
-		theme:      m.ctx.Theme,
-		now:        m.act.now,
-		after:      m.ctx.After,
+		typed:      action.NeedsTypedConfirmation(r.where.env, r.where.protected),
+		env:        r.where.env,
+		confirm:    r.ctx.Keys.Confirm,
+		deny:       r.ctx.Keys.Deny,
+		dialogKeys: dialogKeysOf(r.ctx.Keys),
+		theme:      r.ctx.Theme,
+		now:        a.now,
+		after:      r.ctx.After,
 		under:      p.View,
 	})
-	m.dialog, m.mode = d, modeDialog
-	m.sizeDialog()
-	m.setFlash("", false) // an older message is not about this dialog
-	return m, tea.Batch(d.Init(), m.startPermCheck(d)), true
+	r.dialog, r.mode = d, modeDialog
+	r.sizeDialog()
+	r.setFlash("", false) // an older message is not about this dialog
+	return tea.Batch(d.Init(), r.startPermCheck(d)), true
 }
 
 // skippedRow is a marked row the action does not apply to, and why.

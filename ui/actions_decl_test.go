@@ -148,7 +148,7 @@ func TestAStepOutcomeIsShownNextToTheWrite(t *testing.T) {
 	p := releasePlan(t)
 	ok := action.Result{Plan: p, OK: true, Message: "released sess_step", Current: p.Seen,
 		Then: &action.StepResult{Step: "stop-task", Message: "the task still runs: AccessDenied; stop it with: aws ecs stop-task --task t"}}
-	m.showResult(ok)
+	m.act.showResult(&m, ok)
 	if f := m.Flash(); f != "released sess_step ✓ · the task still runs: AccessDenied; stop it with: aws ecs stop-task --task t" || !m.cmdErr {
 		t.Errorf("flash %q (error %v)", f, m.cmdErr)
 	}

@@ -66,56 +66,77 @@ func (auditLoadedMsg) isActionMsg() {}
 // error line rather than a status bar that says "releasing…" forever.
 const singleTimeout = 30 * time.Second
 
+// Update handles the actions' own messages (every actionMsg, then a
+// waiting quit's end) and the quit's: a request, the abandoned writes on
+// record, the signal's grace ending. handled is false for any other
+// message.
+func (a *actionState) Update(r *Model, msg tea.Msg) (cmd tea.Cmd, handled bool) {
+	switch msg := msg.(type) {
+	case actionMsg:
+		return a.drained(r, a.onActionMsg(r, msg)), true
+	case QuitMsg:
+		return a.requestQuit(r, msg.Signal), true
+	case abandonedMsg:
+		return a.abandoned(r, msg), true
+	case abandonWritesMsg:
+		if a.drain == nil || r.quitting {
+			return nil, true
+		}
+		return a.abandonWrites(r), true
+	}
+	return nil, false
+}
+
 // onActionMsg handles every actionMsg.
-func (m Model) onActionMsg(msg actionMsg) (tea.Model, tea.Cmd) {
+func (a *actionState) onActionMsg(r *Model, msg actionMsg) tea.Cmd {
 	switch msg := msg.(type) {
 	case confirmedMsg:
-		return m.execute(msg)
+		return a.execute(r, msg)
 	case cancelledMsg:
-		m.setFlash(fmt.Sprintf("cancelled: nothing written (%s, %s)", strings.ToLower(msg.title), plural(msg.n, "row")), false)
-		return m, nil
+		r.setFlash(fmt.Sprintf("cancelled: nothing written (%s, %s)", strings.ToLower(msg.title), plural(msg.n, "row")), false)
+		return nil
 	case actionDoneMsg:
-		if msg.req == m.act.busy {
-			m.act.busy = 0
+		if msg.req == a.busy {
+			a.busy = 0
 		}
-		return m, m.showResult(msg.res)
+		return a.showResult(r, msg.res)
 	case bulkStepMsg:
-		return m, m.bulkStep(msg)
+		return a.bulkStep(r, msg)
 	case rowReloadMsg:
 		ch := views.Change{Table: msg.table, Event: "MODIFY", Keys: msg.key, New: msg.item}
 		if !msg.found {
 			ch.Event, ch.New = "REMOVE", nil
 		}
-		return m, m.applyToPanes([]views.Change{ch})
+		return r.applyToPanes([]views.Change{ch})
 	case auditLoadedMsg:
-		return m.showAudit(msg)
+		return r.showAudit(msg)
 	case wholeItemsMsg:
-		return m.onWholeItems(msg)
+		return a.onWholeItems(r, msg)
 	}
-	return m, nil
+	return nil
 }
 
 // execute starts the confirmed plans: one in the background with a line in
 // the status bar, several with a progress dialog.
-func (m Model) execute(c confirmedMsg) (tea.Model, tea.Cmd) {
+func (a *actionState) execute(r *Model, c confirmedMsg) tea.Cmd {
 	if len(c.plans) == 0 {
-		return m, nil
+		return nil
 	}
-	run := m.act.run
-	m.act.busy = c.req
+	run := a.run
+	a.busy = c.req
 	if len(c.plans) == 1 {
 		p := c.plans[0]
-		m.setPending(fmt.Sprintf("%s %s…", strings.ToLower(p.Spec().Title), oneLine(p.Target)), true)
+		r.setPending(fmt.Sprintf("%s %s…", strings.ToLower(p.Spec().Title), oneLine(p.Target)), true)
 		req := c.req
-		return m, func() tea.Msg {
+		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), singleTimeout)
 			defer cancel()
 			return actionDoneMsg{req: req, res: runOne(ctx, run, p)}
 		}
 	}
-	d := newBulkDialog(c.req, plansTitle(c.plans), len(c.plans), m.ctx.Theme, m.ctx.Keys, m.panes[m.active].View)
-	m.dialog, m.mode = d, modeDialog
-	return m, bulkRow(run, c.req, append([]action.Plan(nil), c.plans...), 0)
+	d := newBulkDialog(c.req, plansTitle(c.plans), len(c.plans), r.ctx.Theme, r.ctx.Keys, r.panes[r.active].View)
+	r.dialog, r.mode = d, modeDialog
+	return bulkRow(run, c.req, append([]action.Plan(nil), c.plans...), 0)
 }
 
 // runOne executes one plan, or explains why it could not be attempted.
@@ -145,75 +166,75 @@ func bulkRow(run *actionRunner, req uint64, plans []action.Plan, i int) tea.Cmd 
 }
 
 // bulkStep records one row and starts the next, or finishes the run.
-func (m *Model) bulkStep(msg bulkStepMsg) tea.Cmd {
-	d, ok := m.dialog.(*bulkDialog)
+func (a *actionState) bulkStep(r *Model, msg bulkStepMsg) tea.Cmd {
+	d, ok := r.dialog.(*bulkDialog)
 	if !ok || d.req != msg.req {
 		// The progress dialog is always open during a run; if it is not,
 		// keep a fresh one so the summary is not lost.
-		d = newBulkDialog(msg.req, plansTitle(msg.plans), len(msg.plans), m.ctx.Theme, m.ctx.Keys, m.panes[m.active].View)
-		m.dialog, m.mode = d, modeDialog
+		d = newBulkDialog(msg.req, plansTitle(msg.plans), len(msg.plans), r.ctx.Theme, r.ctx.Keys, r.panes[r.active].View)
+		r.dialog, r.mode = d, modeDialog
 	}
 	d.record(msg.res)
 	next := msg.i + 1
 	if next < len(msg.plans) && !d.stopping {
-		return bulkRow(m.act.run, msg.req, msg.plans, next)
+		return bulkRow(a.run, msg.req, msg.plans, next)
 	}
 	for _, p := range msg.plans[next:] {
 		d.record(action.Result{Plan: p, Err: context.Canceled, Message: p.Spec().NotDone("stopped by the operator before this row")})
 	}
-	if msg.req == m.act.busy {
-		m.act.busy = 0
+	if msg.req == a.busy {
+		a.busy = 0
 	}
-	return m.bulkFinished(d)
+	return a.bulkFinished(r, d)
 }
 
 // showResult puts a single action's outcome in the status bar and redraws
 // its row from what DynamoDB returned.
-func (m *Model) showResult(r action.Result) tea.Cmd {
-	msg := oneLine(r.Message)
-	isErr := !r.OK
-	if r.OK {
+func (a *actionState) showResult(r *Model, res action.Result) tea.Cmd {
+	msg := oneLine(res.Message)
+	isErr := !res.OK
+	if res.OK {
 		msg += " ✓"
 	}
-	if t := r.Then; t != nil {
+	if t := res.Then; t != nil {
 		// The step after the write: its own outcome, next to the write's.
 		msg += " · " + oneLine(t.Message)
 		isErr = isErr || !t.OK
 	}
-	if r.Err != nil && !r.OK && !r.Unknown && r.UpdateExpression != "" && !errors.Is(r.Err, data.ErrReadOnly) {
+	if res.Err != nil && !res.OK && !res.Unknown && res.UpdateExpression != "" && !errors.Is(res.Err, data.ErrReadOnly) {
 		// The request was built and perhaps sent, and it failed: the row
 		// is read back (refreshRows) and shows what is stored. An unknown
 		// outcome already says to check the row, and says why; nothing
 		// may be added that reads as "not done".
 		msg += " — the row was read back: check it"
 	}
-	if r.AuditErr != nil {
-		msg += " (audit log not written: " + oneLine(r.AuditErr.Error()) + ")"
+	if res.AuditErr != nil {
+		msg += " (audit log not written: " + oneLine(res.AuditErr.Error()) + ")"
 		isErr = true
 	}
-	m.setFlash(msg, isErr)
-	return m.refreshRows([]action.Result{r})
+	r.setFlash(msg, isErr)
+	return a.refreshRows(r, []action.Result{res})
 }
 
 // refreshRows shows the rows as they are now. Success returns ALL_NEW and a
 // guard failure ALL_OLD: both are the item as stored, applied like a stream
 // record (a row that left the pane's scope leaves the list). Other errors
 // leave the outcome unknown, so those rows are read back.
-func (m *Model) refreshRows(results []action.Result) tea.Cmd {
+func (a *actionState) refreshRows(r *Model, results []action.Result) tea.Cmd {
 	var changes []views.Change
 	var reads []tea.Cmd
-	for _, r := range results {
-		p := r.Plan
+	for _, res := range results {
+		p := res.Plan
 		switch {
-		case r.OK || (r.Refusal != nil && len(r.Current) > 0):
-			changes = append(changes, views.Change{Table: p.Table, Event: "MODIFY", Keys: p.Key, New: r.Current})
-		case r.Refusal != nil:
+		case res.OK || (res.Refusal != nil && len(res.Current) > 0):
+			changes = append(changes, views.Change{Table: p.Table, Event: "MODIFY", Keys: p.Key, New: res.Current})
+		case res.Refusal != nil:
 			changes = append(changes, views.Change{Table: p.Table, Event: "REMOVE", Keys: p.Key})
-		case m.act.run.store != nil && len(p.Key) > 0 && !errors.Is(r.Err, data.ErrReadOnly):
-			reads = append(reads, reloadRow(m.act.run.store, p.Table, p.Key))
+		case a.run.store != nil && len(p.Key) > 0 && !errors.Is(res.Err, data.ErrReadOnly):
+			reads = append(reads, reloadRow(a.run.store, p.Table, p.Key))
 		}
 	}
-	return tea.Batch(append(reads, m.applyToPanes(changes))...)
+	return tea.Batch(append(reads, r.applyToPanes(changes))...)
 }
 
 func (m *Model) applyToPanes(changes []views.Change) tea.Cmd {
@@ -243,7 +264,7 @@ func reloadRow(st *data.Store, table data.TableID, key data.Item) tea.Cmd {
 
 // bulkFinished shows the summary, redraws the rows and clears the marks
 // they carried.
-func (m *Model) bulkFinished(d *bulkDialog) tea.Cmd {
+func (a *actionState) bulkFinished(r *Model, d *bulkDialog) tea.Cmd {
 	d.finish()
 	s := d.sum
 	all := s.All()
@@ -258,19 +279,19 @@ func (m *Model) bulkFinished(d *bulkDialog) tea.Cmd {
 		line += fmt.Sprintf(" · %d errors", n)
 	}
 	var auditErrs int
-	for _, r := range all {
-		if r.AuditErr != nil {
+	for _, res := range all {
+		if res.AuditErr != nil {
 			auditErrs++
 		}
 	}
 	if auditErrs > 0 {
 		line += fmt.Sprintf(" · %d audit lines not written", auditErrs)
 	}
-	m.setFlash(line, len(s.Succeeded) != s.Total || auditErrs > 0)
-	if p := m.panes[m.active]; p.marks != nil {
+	r.setFlash(line, len(s.Succeeded) != s.Total || auditErrs > 0)
+	if p := r.panes[r.active]; p.marks != nil {
 		p.marks.ClearMarks()
 	}
-	return m.refreshRows(all)
+	return a.refreshRows(r, all)
 }
 
 // resultLine is a result as one line: the write's message, then the

@@ -37,25 +37,25 @@ func (w wholeItemsMsg) why() string {
 
 // readWholeFor reads the whole items of the rows an action key applies
 // to; the key is handled again when they arrive.
-func (m Model) readWholeFor(k tea.KeyPressMsg, table data.TableID, items []data.Item) (Model, tea.Cmd, bool) {
-	st := m.act.run.store
+func (a *actionState) readWholeFor(r *Model, k tea.KeyPressMsg, table data.TableID, items []data.Item) (tea.Cmd, bool) {
+	st := a.run.store
 	if st == nil {
-		m.setFlash("no connection to read the rows", true)
-		return m, nil, true
+		r.setFlash("no connection to read the rows", true)
+		return nil, true
 	}
-	m.act.seq++
-	m.act.whole = m.act.seq
-	req := m.act.seq
+	a.seq++
+	a.whole = a.seq
+	req := a.seq
 	keys := make([]data.Item, len(items))
 	for i, it := range items {
 		keys[i] = data.KeyOf(table, it)
 	}
-	timeout := m.ctx.ReadTimeout
+	timeout := r.ctx.ReadTimeout
 	if timeout <= 0 {
 		timeout = singleTimeout
 	}
-	m.setPending("reading the whole row before planning…", true)
-	return m, func() tea.Msg {
+	r.setPending("reading the whole row before planning…", true)
+	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		var got []data.Item
@@ -82,15 +82,15 @@ func (m Model) readWholeFor(k tea.KeyPressMsg, table data.TableID, items []data.
 
 // onWholeItems continues the action once its whole items are in, unless
 // the operator has moved on (another key, a dialog, another pane).
-func (m Model) onWholeItems(w wholeItemsMsg) (tea.Model, tea.Cmd) {
-	if w.req != m.act.whole || m.mode != modeNormal {
-		return m, nil
+func (a *actionState) onWholeItems(r *Model, w wholeItemsMsg) tea.Cmd {
+	if w.req != a.whole || r.mode != modeNormal {
+		return nil
 	}
-	m.act.whole = 0
-	m.setFlash("", false)
+	a.whole = 0
+	r.setFlash("", false)
 	if w.err != nil {
 		w.items = nil
 	}
-	nm, cmd, _ := m.actionKeyOn(w.k, &w)
-	return nm, cmd
+	cmd, _ := a.actionKeyOn(r, w.k, &w)
+	return cmd
 }

@@ -47,14 +47,14 @@ func (m Model) openAudit(arg string) (tea.Model, tea.Cmd) {
 	}
 }
 
-func (m Model) showAudit(msg auditLoadedMsg) (tea.Model, tea.Cmd) {
+func (m *Model) showAudit(msg auditLoadedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.setFlash("audit log "+oneLine(msg.path)+": "+oneLine(msg.err.Error()), true)
-		return m, nil
+		return nil
 	}
 	m.dialog = &auditDialog{path: msg.path, entries: msg.entries, theme: m.ctx.Theme, keys: m.ctx.Keys, under: m.panes[m.active].View}
 	m.mode = modeDialog
-	return m, nil
+	return nil
 }
 
 // auditDialog lists audit entries, newest first, one line each.

@@ -61,7 +61,10 @@ func rootCommands() []command {
 	return append(whereCommands(), []command{
 		{CommandSpec: sortSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runSort(a) },
 			rootComplete: sortCompletions},
-		{CommandSpec: exportSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runExport(a) }},
+		{CommandSpec: exportSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
+			cmd := m.scan.runExport(&m, a)
+			return m, cmd
+		}},
 		{CommandSpec: views.CommandSpec{Name: string(VerbAudit), Usage: ":audit [n]", Arg: views.ArgOptional},
 			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.openAudit(a.Arg) }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbMessages), Usage: ":messages"},
@@ -71,7 +74,10 @@ func rootCommands() []command {
 		{CommandSpec: views.CommandSpec{Name: string(VerbLogin), Usage: ":login"},
 			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { return m.openLogin() }},
 		{CommandSpec: views.CommandSpec{Name: string(VerbQuit), Aliases: []string{"quit", "q!"}, Usage: ":q"},
-			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) { return m.requestQuit("") }},
+			root: func(m Model, _ views.Args) (tea.Model, tea.Cmd) {
+				cmd := m.act.requestQuit(&m, "")
+				return m, cmd
+			}},
 		{CommandSpec: markSpec, root: runMark},
 		{CommandSpec: views.CommandSpec{Name: "goto", Usage: ":goto related|context|back (keys o, O, b)", Arg: views.ArgRequired,
 			Complete: func(views.Pane) []string { return []string{"related", "context", "back"} }},
@@ -88,7 +94,10 @@ func rootCommands() []command {
 				return m, nil
 			}},
 		// Last, so that the help's command paragraph at 80×24 keeps :q in view.
-		{CommandSpec: scanSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) { return m.runScan(a) }},
+		{CommandSpec: scanSpec, root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
+			cmd := m.scan.runScan(&m, a)
+			return m, cmd
+		}},
 	}...)
 }
 

@@ -71,14 +71,14 @@ var exportSpec = views.CommandSpec{
 }
 
 // runExport starts `:export <file> [format] [overwrite] [reveal]`.
-func (m Model) runExport(a views.Args) (tea.Model, tea.Cmd) {
-	if m.export != nil {
-		m.setFlash("an export is running (ctrl+c cancels it)", true)
-		return m, nil
+func (x *scanExport) runExport(r *Model, a views.Args) tea.Cmd {
+	if x.export != nil {
+		r.setFlash("an export is running (ctrl+c cancels it)", true)
+		return nil
 	}
-	bad := func(format string, a ...any) (tea.Model, tea.Cmd) {
-		m.setFlash(fmt.Sprintf(format, a...)+" — usage: "+exportUsage, true)
-		return m, nil
+	bad := func(format string, a ...any) tea.Cmd {
+		r.setFlash(fmt.Sprintf(format, a...)+" — usage: "+exportUsage, true)
+		return nil
 	}
 	path := a.Arg
 	format, formatSet := export.FormatFor(path), false
@@ -92,30 +92,30 @@ func (m Model) runExport(a views.Args) (tea.Model, tea.Cmd) {
 	}
 	over, reveal := a.HasWord("overwrite"), a.HasWord("reveal")
 	if reveal && format == export.CSV {
-		m.setFlash("reveal applies to jsonl and ddb: CSV writes the cells as shown, secrets masked", true)
-		return m, nil
+		r.setFlash("reveal applies to jsonl and ddb: CSV writes the cells as shown, secrets masked", true)
+		return nil
 	}
-	ex := m.panes[m.active].export
+	ex := r.panes[r.active].export
 	if ex == nil {
-		m.setFlash("export works in the table panes", true)
-		return m, nil
+		r.setFlash("export works in the table panes", true)
+		return nil
 	}
 	set, err := ex.ExportRows()
 	if err != nil {
-		m.setFlash(err.Error(), true)
-		return m, nil
+		r.setFlash(err.Error(), true)
+		return nil
 	}
 	j := &exportJob{id: exportSeq.Add(1), set: set, path: path, format: format,
 		over: over, mask: secret.Default, header: set.Header}
 	if reveal {
 		j.mask = nil
 	}
-	if mk := m.panes[m.active].marks; format != export.CSV && mk != nil && mk.Partial() {
-		if m.ctx.Store == nil {
-			m.setFlash("no connection to read the whole rows for "+string(format), true)
-			return m, nil
+	if mk := r.panes[r.active].marks; format != export.CSV && mk != nil && mk.Partial() {
+		if r.ctx.Store == nil {
+			r.setFlash("no connection to read the whole rows for "+string(format), true)
+			return nil
 		}
-		j.whole, j.store, j.timeout = true, m.ctx.Store, m.ctx.ReadTimeout
+		j.whole, j.store, j.timeout = true, r.ctx.Store, r.ctx.ReadTimeout
 		if j.timeout <= 0 {
 			j.timeout = singleTimeout
 		}
@@ -127,11 +127,11 @@ func (m Model) runExport(a views.Args) (tea.Model, tea.Cmd) {
 			j.what += fmt.Sprintf(" (%d hidden by the filter)", set.Hidden)
 		}
 	}
-	m.export = j
+	x.export = j
 	if set.Len() > exportChunk {
-		m.setPending(fmt.Sprintf("exporting %s… (ctrl+c cancels)", j.what), true)
+		r.setPending(fmt.Sprintf("exporting %s… (ctrl+c cancels)", j.what), true)
 	}
-	return m, j.step(0)
+	return j.step(0)
 }
 
 // step writes rows [from, from+exportChunk) — creating the file first, and
@@ -222,32 +222,32 @@ func (j *exportJob) wholeOf(recs []export.Record) ([]export.Record, error) {
 var errExportCancelled = errors.New("export cancelled: no file written")
 
 // onExportStep reports a step and starts the next.
-func (m Model) onExportStep(msg exportStepMsg) (tea.Model, tea.Cmd) {
-	j := m.export
+func (x *scanExport) onExportStep(r *Model, msg exportStepMsg) tea.Cmd {
+	j := x.export
 	if j == nil || msg.id != j.id {
-		return m, nil
+		return nil
 	}
 	switch {
 	case msg.err != nil:
-		m.export = nil
+		x.export = nil
 		var exists *export.ExistsError
 		if errors.As(msg.err, &exists) {
-			m.setFlash(fmt.Sprintf("%s exists: not replaced (add overwrite: :export %s … overwrite)", exists.Path, quoteArg(j.path)), true)
-			return m, nil
+			r.setFlash(fmt.Sprintf("%s exists: not replaced (add overwrite: :export %s … overwrite)", exists.Path, quoteArg(j.path)), true)
+			return nil
 		}
 		var special *export.NotRegularError
 		if errors.As(msg.err, &special) {
-			m.setFlash("not exported: "+special.Error(), true)
-			return m, nil
+			r.setFlash("not exported: "+special.Error(), true)
+			return nil
 		}
 		if errors.Is(msg.err, errExportCancelled) {
-			m.setFlash(msg.err.Error(), false)
-			return m, nil
+			r.setFlash(msg.err.Error(), false)
+			return nil
 		}
-		m.setFlash("export failed, no file written: "+msg.err.Error(), true)
-		return m, nil
+		r.setFlash("export failed, no file written: "+msg.err.Error(), true)
+		return nil
 	case msg.done:
-		m.export = nil
+		x.export = nil
 		secrets := "secrets masked"
 		if j.mask == nil && j.format != export.CSV {
 			secrets = "secrets INCLUDED (reveal)"
@@ -260,19 +260,19 @@ func (m Model) onExportStep(msg exportStepMsg) (tea.Model, tea.Cmd) {
 		if gone > 0 {
 			what += fmt.Sprintf(" (%d deleted since listed, left out)", gone)
 		}
-		m.setFlash(fmt.Sprintf("exported %s to %s (%s, %s)", what, msg.path, j.format, secrets), false)
-		return m, nil
+		r.setFlash(fmt.Sprintf("exported %s to %s (%s, %s)", what, msg.path, j.format, secrets), false)
+		return nil
 	}
-	m.setPending(fmt.Sprintf("exporting %s… %d%% (%d written; ctrl+c cancels)", j.what, msg.pos*100/j.set.Len(), msg.pos), false)
-	return m, j.step(msg.pos)
+	r.setPending(fmt.Sprintf("exporting %s… %d%% (%d written; ctrl+c cancels)", j.what, msg.pos*100/j.set.Len(), msg.pos), false)
+	return j.step(msg.pos)
 }
 
 // cancelExport asks a running export to stop; its next step drops the file.
-func (m *Model) cancelExport() bool {
-	if m.export == nil {
+func (x *scanExport) cancelExport(r *Model) bool {
+	if x.export == nil {
 		return false
 	}
-	m.export.cancel.Store(true)
-	m.setPending("cancelling the export…", true)
+	x.export.cancel.Store(true)
+	r.setPending("cancelling the export…", true)
 	return true
 }

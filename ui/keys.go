@@ -14,7 +14,8 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := m.ctx.Keys
 	if m.act.drain != nil {
 		// A quit waits for a write: keys only abandon it (quit_drain.go).
-		return m.drainKey(k)
+		cmd := m.act.drainKey(&m, k)
+		return m, cmd
 	}
 	switch m.mode {
 	case modeDialog:
@@ -23,7 +24,8 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if d, ok := m.dialog.(*bulkDialog); ok && d.Running() && key.Matches(k, km.Quit) {
-			return m.requestQuit("")
+			cmd := m.act.requestQuit(&m, "")
+			return m, cmd
 		}
 		return m.updateDialog(k)
 	case modeHelp:
@@ -54,7 +56,7 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Cancel):
 		// ctrl+c cancels a running load; it never quits (q does), so a
 		// reflexive ctrl+c cannot end an on-call session by surprise.
-		if m.cancelExport() {
+		if m.scan.cancelExport(&m) {
 			return m, nil
 		}
 		if p.cancel != nil && p.cancel.Cancel() {
@@ -64,7 +66,8 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case key.Matches(k, km.Quit):
-		return m.requestQuit("")
+		cmd := m.act.requestQuit(&m, "")
+		return m, cmd
 	case key.Matches(k, km.Goto):
 		return m.gotoRelated()
 	case key.Matches(k, km.GotoContext):
@@ -110,11 +113,11 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.markAll("")
 		return m, nil
 	}
-	if sm, cmd, ok := m.scanKey(k); ok {
-		return sm, cmd
+	if cmd, ok := m.scan.scanKey(&m, k); ok {
+		return m, cmd
 	}
-	if am, cmd, ok := m.actionKey(k); ok {
-		return am, cmd
+	if cmd, ok := m.act.actionKey(&m, k); ok {
+		return m, cmd
 	}
 	return m, p.Update(k)
 }

@@ -15,19 +15,24 @@ import (
 	"opsdeck/views/inert"
 )
 
-// The live tail in the root model: batches from the feed go to every pane
-// as records (Tail: the Stream pane shows them) and as views.Change (Apply:
-// the list panes update rows), and to an open confirmation; tables without
-// a stream are polled instead. The tables' stream health lives here, in
-// the root: the title line, the status bar and the polling decision read
-// it.
+// The live tail, a sub-model of the root (liveTail): batches from the
+// feed go to every pane as records (Tail: the Stream pane shows them) and
+// as views.Change (Apply: the list panes update rows), and to an open
+// confirmation; tables without a stream are polled instead. The tables'
+// stream health lives here: the title line, the status bar and the
+// polling decision read it.
 
 // DefaultFallbackInterval is how often a pane showing a table without a
 // stream re-reads its rows.
 const DefaultFallbackInterval = 5 * time.Second
 
-// liveState is the root's live-tail bookkeeping.
-type liveState struct {
+// liveTail is the live tail's sub-model. It owns the feed, each table's
+// stream health, the redraw and poll timers, the reader's demand and the
+// shard turnover, and handles its own messages (Update). It reaches the
+// panes and the message line through the root it is given, which only
+// routes to it.
+type liveTail struct {
+	ctx      *views.Context
 	feed     *livefeed.Feed // nil: no live tail
 	fallback time.Duration
 	// health is each table's last reported stream health (raw: shownHealth
@@ -51,18 +56,44 @@ type liveState struct {
 	lineage map[data.TableID]stream.Lineage
 }
 
-func (m *Model) initLive(o Options) {
-	m.live.feed = o.Feed
-	m.live.health = map[data.TableID]stream.Health{}
-	m.live.demand = o.Demand
-	m.live.loc = o.Location
-	if m.live.loc == nil {
-		m.live.loc = time.Local
+func newLiveTail(ctx *views.Context, o Options) liveTail {
+	l := liveTail{ctx: ctx, feed: o.Feed, health: map[data.TableID]stream.Health{}, demand: o.Demand, loc: o.Location, fallback: o.FallbackInterval}
+	if l.loc == nil {
+		l.loc = time.Local
 	}
-	m.live.fallback = o.FallbackInterval
-	if m.live.fallback <= 0 {
-		m.live.fallback = DefaultFallbackInterval
+	if l.fallback <= 0 {
+		l.fallback = DefaultFallbackInterval
 	}
+	return l
+}
+
+// Update handles the live tail's own messages: a batch from the feed, a
+// poll's answer, the poll and redraw timers, a reconnect's grace ending.
+// handled is false for any other message.
+func (l *liveTail) Update(r *Model, msg tea.Msg) (cmd tea.Cmd, handled bool) {
+	switch msg := msg.(type) {
+	case livefeed.BatchMsg:
+		return l.onBatch(r, msg), true
+	case views.PollMsg:
+		return l.onPollDone(r, msg), true
+	case pollTickMsg:
+		return l.onPollTick(r), true
+	case redrawMsg:
+		return l.onRedraw(), true
+	case healthSettleMsg:
+		return nil, true // the redraw shows a reconnect that outlasted its grace
+	}
+	return nil, false
+}
+
+// adopt follows a new connection's feed (where.go): what the previous
+// reader reported is dropped.
+func (l *liveTail) adopt(feed *livefeed.Feed, demand func([]data.TableID)) {
+	l.feed, l.demand = feed, demand
+	l.health = map[data.TableID]stream.Health{}
+	l.lineage = nil // the new reader's shard turnover counts from zero
+	l.reconnect = nil
+	l.demandSent, l.wanted = "", nil
 }
 
 // redrawMsg ends highlights: it only makes the program draw again.
@@ -73,88 +104,88 @@ type redrawMsg struct{}
 type pollTickMsg struct{}
 
 // liveInit starts the feed and the polling timer.
-func (m Model) liveInit() tea.Cmd {
-	if m.live.feed == nil {
+func (l *liveTail) Init() tea.Cmd {
+	if l.feed == nil {
 		return nil
 	}
-	return tea.Batch(m.live.feed.Next(), m.pollTick())
+	return tea.Batch(l.feed.Next(), l.pollTick())
 }
 
-func (m Model) pollTick() tea.Cmd {
-	return m.ctx.After(m.live.fallback, pollTickMsg{})
+func (l *liveTail) pollTick() tea.Cmd {
+	return l.ctx.After(l.fallback, pollTickMsg{})
 }
 
 // onBatch applies one batch in whatever mode the console is in: the root
 // keeps the health, every pane gets the records (Tail) and the changes
 // (Apply), so does an open confirmation, and the feed is always asked for
 // the next one.
-func (m Model) onBatch(b livefeed.BatchMsg) (Model, tea.Cmd) {
-	if b.From != nil && b.From != m.live.feed {
+func (l *liveTail) onBatch(r *Model, b livefeed.BatchMsg) tea.Cmd {
+	if b.From != nil && b.From != l.feed {
 		// Made by the feed of a connection the console has left: its
 		// records belong to another env, and that feed is closed.
-		return m, nil
+		return nil
 	}
 	var cmds []tea.Cmd
 	for _, h := range b.Health {
-		cmds = append(cmds, m.noteHealth(h))
+		cmds = append(cmds, l.noteHealth(r.panes, h))
 		if h.NotAllowed {
-			m.streamNotAllowed(h)
+			l.streamNotAllowed(r, h)
 		}
 		if h.Table != "" {
-			m.live.health[h.Table] = h
+			l.health[h.Table] = h
 		}
 		if h.Replaced {
-			cmds = append(cmds, m.streamReplaced(h))
+			cmds = append(cmds, l.streamReplaced(r, h))
 		}
 	}
-	for _, p := range m.panes {
+	for _, p := range r.panes {
 		if p.tail != nil {
 			p.tail.Tail(b.Records, b.Dropped)
 		}
 	}
-	m.noteLineage(b.Lineage)
-	cmds = append(cmds, noteSeen(m.ctx.Seen, b.Records))
+	l.noteLineage(b.Lineage)
+	cmds = append(cmds, noteSeen(l.ctx.Seen, b.Records))
 	if len(b.Records) > 0 {
 		changes := toChanges(b.Records)
-		cmds = append(cmds, m.changesToDialog(changes))
-		for _, p := range m.panes {
+		cmds = append(cmds, r.changesToDialog(changes))
+		for _, p := range r.panes {
 			if p.apply != nil {
 				cmds = append(cmds, p.apply.Apply(changes))
 			}
 		}
-		cmds = append(cmds, m.changed())
+		cmds = append(cmds, l.changed())
 	}
 	if b.Dropped > 0 {
 		// Records were lost between the reader and here, so rows may be
 		// stale in ways no later record will fix: read them again.
-		for _, p := range m.panes {
+		for _, p := range r.panes {
 			if p.poll != nil {
 				cmds = append(cmds, p.poll.Reload())
 			}
 		}
-		m.setFlash(plural(b.Dropped, "stream record")+" dropped (the console fell behind): lists reloaded", true)
+		r.setFlash(plural(b.Dropped, "stream record")+" dropped (the console fell behind): lists reloaded", true)
 	}
-	if m.live.feed != nil {
-		cmds = append(cmds, m.live.feed.Next())
+	if l.feed != nil {
+		cmds = append(cmds, l.feed.Next())
 	}
-	return m, tea.Batch(cmds...)
+	return tea.Batch(cmds...)
 }
 
 // streamReplaced: a table's stream was replaced (the table re-created or
 // its stream re-enabled). Every pane drops what it showed of the table and
 // reads it again, and the operator is told why the rows went away.
-func (m *Model) streamReplaced(h stream.Health) tea.Cmd {
+func (l *liveTail) streamReplaced(r *Model, h stream.Health) tea.Cmd {
 	var cmds []tea.Cmd
-	for _, p := range m.panes {
+	for _, p := range r.panes {
 		if p.replaced != nil {
 			cmds = append(cmds, p.replaced.Replaced(h.Table))
 		}
 	}
-	span := m.gapSpan(h)
+	span := l.gapSpan(h)
 	if span != "" {
 		span = " (changes " + span + " may be missing)"
 	}
-	m.setFlash(string(h.Table)+": stream replaced — table re-created or stream re-enabled"+span+": reloaded", true)
+	r.setFlash(string(h.Table)+": stream replaced — table re-created or stream re-enabled"+span+": reloaded", true)
 	return tea.Batch(cmds...)
 }
 
@@ -170,50 +201,50 @@ func toChanges(recs []stream.Record) []views.Change {
 
 // changed notes that rows were just highlighted and schedules one redraw
 // for when the highlight ends, unless one is already due late enough.
-func (m *Model) changed() tea.Cmd {
-	if m.live.feed == nil {
+func (l *liveTail) changed() tea.Cmd {
+	if l.feed == nil {
 		// Without a live tail (tests driving the model by hand) nothing
 		// needs a timer: the next key redraws.
 		return nil
 	}
 	now := time.Now()
-	m.live.lastChange = now
-	if !m.live.redrawAt.IsZero() {
+	l.lastChange = now
+	if !l.redrawAt.IsZero() {
 		return nil
 	}
-	m.live.redrawAt = now.Add(views.HighlightFor)
-	return m.ctx.After(views.HighlightFor, redrawMsg{})
+	l.redrawAt = now.Add(views.HighlightFor)
+	return l.ctx.After(views.HighlightFor, redrawMsg{})
 }
 
 // onRedraw re-arms the redraw while newer highlights are still showing.
-func (m Model) onRedraw() (Model, tea.Cmd) {
-	m.live.redrawAt = time.Time{}
-	left := time.Until(m.live.lastChange.Add(views.HighlightFor))
+func (l *liveTail) onRedraw() tea.Cmd {
+	l.redrawAt = time.Time{}
+	left := time.Until(l.lastChange.Add(views.HighlightFor))
 	if left <= 0 {
-		return m, nil
+		return nil
 	}
-	m.live.redrawAt = time.Now().Add(left)
-	return m, m.ctx.After(left, redrawMsg{})
+	l.redrawAt = time.Now().Add(left)
+	return l.ctx.After(left, redrawMsg{})
 }
 
 // onPollTick polls the shown pane when its table has no stream (or its
 // stream stopped), and always re-arms the timer. A tick that comes while a
 // refresh is still running is dropped by the pane.
-func (m Model) onPollTick() (Model, tea.Cmd) {
+func (l *liveTail) onPollTick(r *Model) tea.Cmd {
 	var cmd tea.Cmd
-	if p := m.panes[m.active]; m.needsPolling(p.shownTable()) {
+	if p := r.panes[r.active]; l.needsPolling(p.shownTable()) {
 		cmd = p.poll.Poll()
 	}
-	return m, tea.Batch(cmd, m.pollTick())
+	return tea.Batch(cmd, l.pollTick())
 }
 
 // onPollDone merges a refresh into its pane.
-func (m Model) onPollDone(msg views.PollMsg) (Model, tea.Cmd) {
-	p := m.slotOf(msg.Pane)
+func (l *liveTail) onPollDone(r *Model, msg views.PollMsg) tea.Cmd {
+	p := r.slotOf(msg.Pane)
 	if p == nil || p.poll == nil {
-		return m, nil
+		return nil
 	}
-	return m, tea.Batch(p.poll.PollDone(msg), m.changed())
+	return tea.Batch(p.poll.PollDone(msg), l.changed())
 }
 
 // Health is table t's last reported stream health (raw, not debounced).
@@ -223,36 +254,36 @@ func (m Model) Health(t data.TableID) (stream.Health, bool) {
 }
 
 // needsPolling: the table has no stream, or its reader stopped.
-func (m Model) needsPolling(t data.TableID) bool {
+func (l *liveTail) needsPolling(t data.TableID) bool {
 	if t == "" {
 		return false
 	}
-	h, ok := m.live.health[t]
+	h, ok := l.health[t]
 	return ok && (h.State == stream.StatePolling || h.State == stream.StateOff)
 }
 
 // liveLabel is the shown table's live state for the title line: "live",
 // "polling every 5s", "reconnecting", "gap", "off"; "" until the reader
 // has reported on that table (or without a live tail).
-func (m Model) liveLabel(p *slot) string {
+func (l *liveTail) label(p *slot) string {
 	t := p.shownTable()
 	if t == "" {
 		return ""
 	}
-	h, ok := m.shownHealth(t)
+	h, ok := l.shownHealth(t)
 	if !ok {
 		return ""
 	}
 	switch h.State {
 	case stream.StatePolling:
 		if h.NotAllowed {
-			return "stream not allowed: polling every " + shortDuration(m.live.fallback)
+			return "stream not allowed: polling every " + shortDuration(l.fallback)
 		}
-		return "polling every " + shortDuration(m.live.fallback)
+		return "polling every " + shortDuration(l.fallback)
 	case stream.StateOff:
-		return "stream off: polling every " + shortDuration(m.live.fallback)
+		return "stream off: polling every " + shortDuration(l.fallback)
 	case stream.StateGap:
-		if span := m.gapSpan(h); span != "" {
+		if span := l.gapSpan(h); span != "" {
 			return "gap " + span
 		}
 		fallthrough
@@ -266,7 +297,7 @@ func (m Model) liveLabel(p *slot) string {
 			return string(h.State) + " (" + inert.Line(h.Detail, 32) + ")"
 		}
 	case stream.StateLive:
-		if m.live.wanted != nil && !m.live.wanted[t] {
+		if l.wanted != nil && !l.wanted[t] {
 			return "live (slow)"
 		}
 	}
@@ -275,15 +306,15 @@ func (m Model) liveLabel(p *slot) string {
 
 // gapSpan is the span of changes a gap report says may be missing,
 // "12:03:10–12:18:40" ("" when the report has none).
-func (m Model) gapSpan(h stream.Health) string {
+func (l *liveTail) gapSpan(h stream.Health) string {
 	if h.GapTo.IsZero() {
 		return ""
 	}
-	to := h.GapTo.In(m.live.loc).Format(time.TimeOnly)
+	to := h.GapTo.In(l.loc).Format(time.TimeOnly)
 	if h.GapFrom.IsZero() {
 		return "before " + to
 	}
-	return h.GapFrom.In(m.live.loc).Format(time.TimeOnly) + "–" + to
+	return h.GapFrom.In(l.loc).Format(time.TimeOnly) + "–" + to
 }
 
 // healthSummary counts tables by stream state, compactly enough for 80
@@ -292,12 +323,12 @@ func (m Model) gapSpan(h stream.Health) string {
 // states name their tables, since those are the ones an operator must
 // look at, and a gap its span. "" until the reader has reported (or
 // without a live tail).
-func (m Model) healthSummary() string {
+func (l *liveTail) healthSummary() string {
 	var nLive, nSlow, nPoll, nPaused int
 	var bad []string
 	signIn := ""
 	for _, s := range data.Schemas() {
-		h, ok := m.shownHealth(s.ID)
+		h, ok := l.shownHealth(s.ID)
 		if !ok {
 			continue
 		}
@@ -310,7 +341,7 @@ func (m Model) healthSummary() string {
 		}
 		switch h.State {
 		case stream.StateLive:
-			if m.live.wanted != nil && !m.live.wanted[s.ID] {
+			if l.wanted != nil && !l.wanted[s.ID] {
 				nSlow++
 			} else {
 				nLive++
@@ -324,7 +355,7 @@ func (m Model) healthSummary() string {
 		case stream.StatePaused:
 			nPaused++
 		case stream.StateGap:
-			bad = append(bad, strings.TrimSpace(string(s.ID)+" gap "+m.gapSpan(h)))
+			bad = append(bad, strings.TrimSpace(string(s.ID)+" gap "+l.gapSpan(h)))
 		default:
 			bad = append(bad, string(s.ID)+" "+string(h.State))
 		}
@@ -342,7 +373,7 @@ func (m Model) healthSummary() string {
 	if signIn != "" {
 		parts = append([]string{signIn}, parts...)
 	}
-	if l := m.lineageSummary("", false); l != "" && len(parts) > 0 {
+	if l := l.lineageSummary("", false); l != "" && len(parts) > 0 {
 		parts = append(parts, l)
 	}
 	return strings.Join(parts, " ")
@@ -359,22 +390,22 @@ func shortDuration(d time.Duration) string {
 // status bar: the tables that need attention first, named with their
 // state, then the live ones, so a narrow terminal cuts the least useful
 // part: "graph-runs reconnecting · sandboxes polling · live: sessions events".
-func (m Model) streamHealthLine() string {
+func (l *liveTail) streamHealthLine(shown *slot) string {
 	var first, ok, slow []string
 	for _, s := range data.Schemas() {
-		h, known := m.shownHealth(s.ID)
+		h, known := l.shownHealth(s.ID)
 		switch {
 		case !known:
 		case signedOut(h):
 			if !slices.Contains(first, h.Detail) {
 				first = append([]string{h.Detail}, first...)
 			}
-		case h.State == stream.StateLive && m.live.wanted != nil && !m.live.wanted[s.ID]:
+		case h.State == stream.StateLive && l.wanted != nil && !l.wanted[s.ID]:
 			slow = append(slow, string(s.ID))
 		case h.State == stream.StateLive:
 			ok = append(ok, string(s.ID))
 		case h.State == stream.StateGap:
-			first = append(first, strings.TrimSpace(string(s.ID)+" gap "+m.gapSpan(h)))
+			first = append(first, strings.TrimSpace(string(s.ID)+" gap "+l.gapSpan(h)))
 		case h.NotAllowed:
 			first = append(first, string(s.ID)+" polling (stream denied)")
 		default:
@@ -385,12 +416,12 @@ func (m Model) streamHealthLine() string {
 	// cuts the end of the line, and a rollover is news, the list is not.
 	// A Stream pane narrowed to one table counts that table's.
 	var narrowed data.TableID
-	if d := m.panes[m.active].demand; d != nil {
+	if d := shown.demand; d != nil {
 		if ts, _ := d.LiveTables(true); len(ts) == 1 {
 			narrowed = ts[0]
 		}
 	}
-	if l := m.lineageSummary(narrowed, true); l != "" {
+	if l := l.lineageSummary(narrowed, true); l != "" {
 		first = append(first, l)
 	}
 	if len(ok) > 0 {
@@ -400,12 +431,6 @@ func (m Model) streamHealthLine() string {
 		first = append(first, "slow: "+strings.Join(slow, " "))
 	}
 	return strings.Join(first, " · ")
-}
-
-// signedOut: the table's tail waits for an SSO sign-in; its Detail says
-// what to run (data/stream: SignedOut).
-func signedOut(h stream.Health) bool {
-	return (h.State == stream.StateReconnecting || h.State == stream.StateThrottled) && strings.HasPrefix(h.Detail, stream.SignedOut)
 }
 
 // noteSeen adds the ids in the live tail's records to the seen index, off
@@ -423,4 +448,10 @@ func noteSeen(seen *views.Seen, recs []stream.Record) tea.Cmd {
 		}
 		return nil
 	}
+}
+
+// signedOut: the table's tail waits for an SSO sign-in; its Detail says
+// what to run (data/stream: SignedOut).
+func signedOut(h stream.Health) bool {
+	return (h.State == stream.StateReconnecting || h.State == stream.StateThrottled) && strings.HasPrefix(h.Detail, stream.SignedOut)
 }

@@ -18,13 +18,13 @@ import (
 // wantedTables is what the screen needs live now: the shown pane's table;
 // the table the Stream pane is narrowed to (`:stream sessions`), shown or
 // not; and every table while the Stream pane is shown unnarrowed.
-func (m Model) wantedTables() map[data.TableID]bool {
+func wantedTables(panes []*slot, active int) map[data.TableID]bool {
 	want := map[data.TableID]bool{}
-	for i, p := range m.panes {
+	for i, p := range panes {
 		if p.demand == nil {
 			continue
 		}
-		tables, all := p.demand.LiveTables(i == m.active)
+		tables, all := p.demand.LiveTables(i == active)
 		if all {
 			for _, s := range data.Schemas() {
 				want[s.ID] = true
@@ -39,11 +39,11 @@ func (m Model) wantedTables() map[data.TableID]bool {
 
 // demandCmd tells the reader the wanted tables when they changed since it
 // was last told (nil otherwise, and without a demand hook).
-func (m *Model) demandCmd() tea.Cmd {
-	if m.live.demand == nil {
+func (l *liveTail) demandCmd(panes []*slot, active int) tea.Cmd {
+	if l.demand == nil {
 		return nil
 	}
-	want := m.wantedTables()
+	want := wantedTables(panes, active)
 	var ids []data.TableID
 	var key []string
 	for _, s := range data.Schemas() {
@@ -66,11 +66,11 @@ func (m *Model) demandCmd() tea.Cmd {
 		key = append(key, string(t))
 	}
 	k := strings.Join(key, " ")
-	if m.live.wanted != nil && k == m.live.demandSent {
+	if l.wanted != nil && k == l.demandSent {
 		return nil
 	}
-	m.live.demandSent, m.live.wanted = k, want
-	f := m.live.demand
+	l.demandSent, l.wanted = k, want
+	f := l.demand
 	return func() tea.Msg {
 		f(ids)
 		return nil

@@ -39,41 +39,41 @@ type healthSettleMsg struct{}
 // noteHealth records a health report's transition before it is stored, and
 // returns the redraw for the end of a grace period it starts (nil if none),
 // or the reload of panes a recovery makes stale.
-func (m *Model) noteHealth(h stream.Health) tea.Cmd {
-	prev, known := m.live.health[h.Table]
+func (l *liveTail) noteHealth(panes []*slot, h stream.Health) tea.Cmd {
+	prev, known := l.health[h.Table]
 	if h.State == stream.StateLive && known && prev.State != stream.StateLive {
-		delete(m.live.reconnect, h.Table)
-		return m.tailBackLive(h.Table, prev.State)
+		delete(l.reconnect, h.Table)
+		return tailBackLive(panes, h.Table, prev.State)
 	}
 	if h.State != stream.StateReconnecting {
-		delete(m.live.reconnect, h.Table)
+		delete(l.reconnect, h.Table)
 		return nil
 	}
 	if known && prev.State == stream.StateReconnecting {
 		// Still the same episode: its start stays, so a long one surfaces.
 		return nil
 	}
-	if m.live.reconnect == nil {
-		m.live.reconnect = map[data.TableID]reconnectSeen{}
+	if l.reconnect == nil {
+		l.reconnect = map[data.TableID]reconnectSeen{}
 	}
 	fromLive := known && prev.State == stream.StateLive
-	m.live.reconnect[h.Table] = reconnectSeen{since: m.ctx.Now(), fromLive: fromLive}
+	l.reconnect[h.Table] = reconnectSeen{since: l.ctx.Now(), fromLive: fromLive}
 	if !fromLive {
 		return nil
 	}
-	return m.ctx.After(reconnectGrace, healthSettleMsg{})
+	return l.ctx.After(reconnectGrace, healthSettleMsg{})
 }
 
 // shownHealth is a table's health as the console displays it: the raw
 // health, except a reconnect from live younger than reconnectGrace, which
 // still reads live.
-func (m Model) shownHealth(t data.TableID) (stream.Health, bool) {
-	h, ok := m.live.health[t]
+func (l *liveTail) shownHealth(t data.TableID) (stream.Health, bool) {
+	h, ok := l.health[t]
 	if !ok || h.State != stream.StateReconnecting {
 		return h, ok
 	}
-	seen, tracked := m.live.reconnect[t]
-	if tracked && seen.fromLive && m.ctx.Now().Sub(seen.since) < reconnectGrace {
+	seen, tracked := l.reconnect[t]
+	if tracked && seen.fromLive && l.ctx.Now().Sub(seen.since) < reconnectGrace {
 		return stream.Health{Table: t, State: stream.StateLive}, true
 	}
 	return h, true
@@ -86,10 +86,10 @@ func (m Model) shownHealth(t data.TableID) (stream.Health, bool) {
 // read again; and after "off" or "polling" (the table or its stream was
 // gone: it may have been re-created) so is every pane showing the table,
 // since no stream record will ever correct rows read from the old table.
-func (m *Model) tailBackLive(t data.TableID, from stream.State) tea.Cmd {
+func tailBackLive(panes []*slot, t data.TableID, from stream.State) tea.Cmd {
 	wasDown := from == stream.StateOff || from == stream.StatePolling
 	var cmds []tea.Cmd
-	for _, p := range m.panes {
+	for _, p := range panes {
 		if p.shownTable() != t {
 			continue
 		}
@@ -104,9 +104,9 @@ func (m *Model) tailBackLive(t data.TableID, from stream.State) tea.Cmd {
 // streamNotAllowed says once why a table went to polling for want of a
 // permission (the reader repeats nothing while it stays refused): the
 // refused read and its resource, on the message line and in :messages.
-func (m *Model) streamNotAllowed(h stream.Health) {
-	if prev, ok := m.live.health[h.Table]; ok && prev.NotAllowed && prev.Detail == h.Detail {
+func (l *liveTail) streamNotAllowed(r *Model, h stream.Health) {
+	if prev, ok := l.health[h.Table]; ok && prev.NotAllowed && prev.Detail == h.Detail {
 		return
 	}
-	m.setFlash(string(h.Table)+": "+h.Detail, true)
+	r.setFlash(string(h.Table)+": "+h.Detail, true)
 }

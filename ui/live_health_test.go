@@ -138,11 +138,11 @@ func TestStreamPaneHealthLineDebounced(t *testing.T) {
 	r.report(stream.StateLive, "")
 	r.report(stream.StateReconnecting, "throttled")
 	r.m.setActive(views.PaneStream)
-	if got := r.m.streamHealthLine(); got != "live: sessions" {
+	if got := r.m.live.streamHealthLine(r.m.panes[r.m.active]); got != "live: sessions" {
 		t.Errorf("inside the grace: %q, want %q", got, "live: sessions")
 	}
 	r.now = r.now.Add(reconnectGrace)
-	if got := r.m.streamHealthLine(); got != "sessions reconnecting" {
+	if got := r.m.live.streamHealthLine(r.m.panes[r.m.active]); got != "sessions reconnecting" {
 		t.Errorf("after the grace: %q, want %q", got, "sessions reconnecting")
 	}
 }

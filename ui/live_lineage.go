@@ -15,12 +15,12 @@ import (
 // followed it rather than wondering whether it went quiet.
 
 // noteLineage keeps the latest counts of each table.
-func (m *Model) noteLineage(ls []stream.Lineage) {
-	for _, l := range ls {
-		if m.live.lineage == nil {
-			m.live.lineage = map[data.TableID]stream.Lineage{}
+func (l *liveTail) noteLineage(ls []stream.Lineage) {
+	for _, x := range ls {
+		if l.lineage == nil {
+			l.lineage = map[data.TableID]stream.Lineage{}
 		}
-		m.live.lineage[l.Table] = l
+		l.lineage[x.Table] = x
 	}
 }
 
@@ -28,17 +28,17 @@ func (m *Model) noteLineage(ls []stream.Lineage) {
 // t is "": "rolled 12 split 3" (with the latest one's time and table when
 // long is set: "rolled 12 split 3, last 14:05:09 events"). "" before the
 // first rollover.
-func (m Model) lineageSummary(t data.TableID, long bool) string {
+func (l *liveTail) lineageSummary(t data.TableID, long bool) string {
 	var rolls, splits int
 	var last stream.Lineage
-	for id, l := range m.live.lineage {
+	for id, x := range l.lineage {
 		if t != "" && id != t {
 			continue
 		}
-		rolls += l.Rollovers
-		splits += l.Splits
-		if l.Last.After(last.Last) {
-			last = l
+		rolls += x.Rollovers
+		splits += x.Splits
+		if x.Last.After(last.Last) {
+			last = x
 		}
 	}
 	if rolls+splits == 0 {
@@ -49,7 +49,7 @@ func (m Model) lineageSummary(t data.TableID, long bool) string {
 		s += " split " + strconv.Itoa(splits)
 	}
 	if long && !last.Last.IsZero() {
-		s += ", last " + last.Last.In(m.live.loc).Format(time.TimeOnly)
+		s += ", last " + last.Last.In(l.loc).Format(time.TimeOnly)
 		if t == "" {
 			s += " " + string(last.Table)
 		}

@@ -12,7 +12,6 @@ import (
 	"opsdeck/themes"
 	"opsdeck/ui/history"
 	"opsdeck/ui/lineedit"
-	"opsdeck/ui/livefeed"
 	"opsdeck/views"
 	"opsdeck/views/detail"
 	"opsdeck/views/terminal"
@@ -63,8 +62,6 @@ type Model struct {
 	// sortPending: the sort key was pressed; the next key is a column
 	// number (sort.go).
 	sortPending bool
-	// export is the :export in progress, if any (export.go).
-	export *exportJob
 
 	dialog Dialog
 	help   help.Model
@@ -75,8 +72,7 @@ type Model struct {
 	// lets a role given up on ask again. Nil: none.
 	mfaPrompts *MFAPrompts
 
-	endpoint, profile, env string
-	readOnly               bool
+	readOnly bool
 
 	// flash is the message shown on the message line (messages.go): the
 	// result of the last command, copy or action, or a pane's note, until
@@ -89,11 +85,12 @@ type Model struct {
 
 	quitting bool
 
-	// act is the guarded actions' state (actions.go).
+	// act is the guarded actions, the confirmation and the quit that waits
+	// for a write: a sub-model with its own Update (actions.go).
 	act actionState
 
-	// live is the live tail's state (live.go).
-	live liveState
+	// live is the live tail (live.go), a sub-model with its own Update.
+	live liveTail
 
 	// jumps is the way back from jumps, newest last (jump.go).
 	jumps []jumpPlace
@@ -125,9 +122,13 @@ type Model struct {
 	// guard recovers from panics and logs them (recover.go).
 	guard *panicGuard
 
-	// where is the connection and switching it (where.go); hist the
-	// history file (cmdhistory.go).
-	where whereState
+	// scan is the explicit scan and :export, a sub-model with its own
+	// Update (scan_export.go).
+	scan scanExport
+
+	// where is the connection, a sub-model with its own Update
+	// (where.go); hist the history file (cmdhistory.go).
+	where connection
 	hist  *history.File
 
 	// sign watches an expired SSO sign-in and the credentials' expiry,
@@ -175,18 +176,18 @@ func New(o Options) Model {
 	if o.Session != nil {
 		ctx.Seen = o.Session.Seen
 	}
-	m := Model{ctx: ctx, env: o.Env, profile: o.Profile, readOnly: o.ReadOnly, autoTheme: o.AutoTheme && !o.NoColor,
+	m := Model{ctx: ctx, where: connection{env: o.Env, profile: o.Profile}, readOnly: o.ReadOnly, autoTheme: o.AutoTheme && !o.NoColor,
 		guard: &panicGuard{log: o.DebugLog}, mfaPrompts: o.MFA}
 	if o.Conn != nil {
-		m.endpoint = o.Conn.Target()
-		if m.profile == "" {
-			m.profile = o.Conn.Profile
+		m.where.endpoint = o.Conn.Target()
+		if m.where.profile == "" {
+			m.where.profile = o.Conn.Profile
 		}
 		m.readOnly = m.readOnly || o.Conn.ReadOnly
 		ctx.ReadOnly = m.readOnly
 	}
-	if m.env == "" {
-		m.env = tables.Env
+	if m.where.env == "" {
+		m.where.env = tables.Env
 	}
 	s := o.Scopes
 	s.StreamBuffer, s.Location = o.StreamBuffer, o.Location
@@ -203,19 +204,19 @@ func New(o Options) Model {
 	}
 	m.setSize(80, 24)
 	m.initActions(o)
-	m.initLive(o)
+	m.live = newLiveTail(ctx, o)
 	m.frames = &frameHold{}
 	m.fits = &fitCache{}
 	m.msgs = &messageLog{}
 	m.helpCache = &helpCache{}
-	m.initWhere(o)
+	m.where.init(o)
 	m.initHistory(o)
 	return m
 }
 
 // Init loads the active pane and starts the live tail.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.panes[m.active].Init(), m.liveInit(), m.queryBackground()}
+	cmds := []tea.Cmd{m.panes[m.active].Init(), m.live.Init(), m.queryBackground()}
 	for _, p := range m.panes {
 		if p.background != nil {
 			cmds = append(cmds, p.background.Background())
@@ -248,7 +249,7 @@ func (m Model) routeAndTick(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if tick := nm.armClock(); tick != nil {
 		cmd = tea.Batch(cmd, tick)
 	}
-	if d := nm.demandCmd(); d != nil {
+	if d := nm.live.demandCmd(nm.panes, nm.active); d != nil {
 		cmd = tea.Batch(cmd, d)
 	}
 	if s := nm.watchSignIn(); s != nil {
@@ -258,6 +259,18 @@ func (m Model) routeAndTick(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.act.Update(&m, msg); ok {
+		return m, cmd
+	}
+	if cmd, ok := m.live.Update(&m, msg); ok {
+		return m, cmd
+	}
+	if cmd, ok := m.where.Update(&m, msg); ok {
+		return m, cmd
+	}
+	if cmd, ok := m.scan.Update(&m, msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.setSize(msg.Width, msg.Height)
@@ -300,51 +313,18 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case detail.CopiedMsg:
 		m.copied(msg)
 		return m, nil
-	case actionMsg:
-		next, cmd := m.onActionMsg(msg)
-		if nm, ok := next.(Model); ok {
-			return nm.drained(cmd)
-		}
-		return next, cmd
-	case QuitMsg:
-		return m.requestQuit(msg.Signal)
-	case abandonedMsg:
-		return m.abandoned(msg)
-	case abandonWritesMsg:
-		if m.act.drain == nil || m.quitting {
-			return m, nil
-		}
-		return m.abandonWrites()
-	case scanMsg:
-		return m.onScan(msg)
 	case whoamiMsg:
 		return m.onWhoAmI(msg)
-	case exportStepMsg:
-		return m.onExportStep(msg)
 	case OpenDialogMsg:
 		if msg.Dialog != nil {
 			m.dialog, m.mode = msg.Dialog, modeDialog
 		}
 		return m, nil
-	case livefeed.BatchMsg:
-		return m.onBatch(msg)
-	case switchedMsg:
-		return m.onSwitched(msg)
-	case tailSwappedMsg:
-		return m.onTailSwapped(msg)
 	case historyErrMsg:
 		// Said once: the file is left alone for the rest of the session.
 		m.hist = nil
 		m.setFlash(msg.err.Error()+" (history kept for this session only)", true)
 		return m, nil
-	case views.PollMsg:
-		return m.onPollDone(msg)
-	case pollTickMsg:
-		return m.onPollTick()
-	case redrawMsg:
-		return m.onRedraw()
-	case healthSettleMsg:
-		return m, nil // the redraw shows a reconnect that outlasted its grace
 	case views.OpenScopeMsg:
 		return m.openScopeMsg(msg)
 	case views.OverviewEnvsMsg:
@@ -406,7 +386,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	m.active = i
 	p := m.panes[i]
 	cmd := p.Init()
-	if m.needsPolling(p.shownTable()) {
+	if m.live.needsPolling(p.shownTable()) {
 		cmd = tea.Batch(cmd, p.poll.Poll())
 	}
 	return cmd

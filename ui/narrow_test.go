@@ -27,13 +27,13 @@ func TestNarrowTitleKeepsTheScope(t *testing.T) {
 // first), never one cut mid-word; the env stays.
 func TestNarrowStatusBarDropsWholeParts(t *testing.T) {
 	m := offline(t, 80, 24)
-	m.profile = "oncall-production-readonly-administrator"
-	m.endpoint = "https://dynamodb.eu-central-1.amazonaws.com"
+	m.where.profile = "oncall-production-readonly-administrator"
+	m.where.endpoint = "https://dynamodb.eu-central-1.amazonaws.com"
 	row := terminalRows(t, m)[22]
 	if !strings.HasPrefix(row, "env dev") || !strings.Contains(row, "profile oncall-production-readonly-administrator") {
 		t.Errorf("status bar lost the env or the profile: %q", row)
 	}
-	if strings.Contains(row, "at ") && !strings.Contains(row, m.endpoint) {
+	if strings.Contains(row, "at ") && !strings.Contains(row, m.where.endpoint) {
 		t.Errorf("the endpoint is cut mid-word: %q", row)
 	}
 	m.width = 40

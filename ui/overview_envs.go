@@ -91,14 +91,14 @@ func (m Model) openEnvsOverview(msg views.OverviewEnvsMsg) (tea.Model, tea.Cmd) 
 		dialogKeys: dialogKeysOf(m.ctx.Keys), back: m.ctx.Keys.JumpBack, reload: m.ctx.Keys.Reload,
 		connector: m.where.connector, now: m.ctx.Now,
 	}
-	envs := []string{m.env}
+	envs := []string{m.where.env}
 	if d.connector != nil {
 		envs = d.connector.Envs()
 	}
 	var cmds []tea.Cmd
 	for i, e := range envs {
 		b := envBlock{env: e}
-		if strings.EqualFold(e, m.env) {
+		if strings.EqualFold(e, m.where.env) {
 			b.store, b.state, b.where = m.ctx.Store, envCounting, m.whereShort()
 			d.blocks = append(d.blocks, b)
 			cmds = append(cmds, d.count(i))
@@ -117,7 +117,7 @@ func (m Model) whereShort() string {
 	if m.where.sess != nil {
 		return whereOf(m.where.sess.Where())
 	}
-	return m.endpoint
+	return m.where.endpoint
 }
 
 func whereOf(w session.Where) string {

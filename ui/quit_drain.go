@@ -56,92 +56,92 @@ func drainHint(n int, signal string) string {
 
 // writesInFlight is how many writes a quit must wait for: actions run one
 // write at a time (a bulk run too, row after row).
-func (m Model) writesInFlight() int {
-	if m.act.busy != 0 {
+func (a *actionState) writesInFlight() int {
+	if a.busy != 0 {
 		return 1
 	}
 	return 0
 }
 
 // requestQuit quits, or waits for the write in flight first.
-func (m Model) requestQuit(signal string) (tea.Model, tea.Cmd) {
-	n := m.writesInFlight()
+func (a *actionState) requestQuit(r *Model, signal string) tea.Cmd {
+	n := a.writesInFlight()
 	if n == 0 {
-		m.quitting = true
-		return m, tea.Quit
+		r.quitting = true
+		return tea.Quit
 	}
-	if m.act.drain != nil {
+	if a.drain != nil {
 		if signal != "" {
 			// A second signal: the sender insists.
-			return m.abandonWrites()
+			return a.abandonWrites(r)
 		}
-		m.showDrain(n)
-		return m, nil
+		a.showDrain(r, n)
+		return nil
 	}
-	m.act.drain = &quitDrain{signal: signal}
-	if d, ok := m.dialog.(*bulkDialog); ok && d.Running() {
+	a.drain = &quitDrain{signal: signal}
+	if d, ok := r.dialog.(*bulkDialog); ok && d.Running() {
 		d.stopping = true // no row after the current one
 	}
-	m.showDrain(n)
+	a.showDrain(r, n)
 	if signal == "" {
-		return m, nil
+		return nil
 	}
-	return m, m.ctx.After(SignalGrace, abandonWritesMsg{})
+	return r.ctx.After(SignalGrace, abandonWritesMsg{})
 }
 
 // drainKey is every key while a quit waits: ctrl+c abandons; the rest only
 // repeat what is going on.
-func (m Model) drainKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	if key.Matches(k, m.ctx.Keys.Cancel) {
-		return m.abandonWrites()
+func (a *actionState) drainKey(r *Model, k tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(k, r.ctx.Keys.Cancel) {
+		return a.abandonWrites(r)
 	}
-	m.showDrain(max(m.writesInFlight(), 1))
-	return m, nil
+	a.showDrain(r, max(a.writesInFlight(), 1))
+	return nil
 }
 
 // showDrain says what the quit waits for, whole in the footer too: the
 // operator must see how to abandon it.
-func (m *Model) showDrain(n int) {
-	hint := drainHint(n, m.act.drain.signal)
+func (a *actionState) showDrain(r *Model, n int) {
+	hint := drainHint(n, a.drain.signal)
 	// Pending: it stays on the message line (whole, its own line) until
 	// the write's answer replaces it.
 	// the same hint again (a key pressed while waiting) is not logged twice.
-	m.setPending(hint, m.flash != maskText(hint))
-	if d, ok := m.dialog.(*bulkDialog); ok && d.Running() {
+	r.setPending(hint, r.flash != maskText(hint))
+	if d, ok := r.dialog.(*bulkDialog); ok && d.Running() {
 		d.quitNote = hint + " — no row after this one"
 	}
 }
 
 // abandonWrites records every write still in flight as abandoned, then
 // quits.
-func (m Model) abandonWrites() (tea.Model, tea.Cmd) {
-	m.quitting = true
-	flights := m.act.run.flights
-	return m, func() tea.Msg {
+func (a *actionState) abandonWrites(r *Model) tea.Cmd {
+	r.quitting = true
+	flights := a.run.flights
+	return func() tea.Msg {
 		msgs, _ := flights.Abandon() // an unwritable log already refuses every action
 		return abandonedMsg{msgs: msgs}
 	}
 }
 
 // abandoned quits, keeping what was abandoned for main to print.
-func (m Model) abandoned(msg abandonedMsg) (tea.Model, tea.Cmd) {
+func (a *actionState) abandoned(r *Model, msg abandonedMsg) tea.Cmd {
 	if len(msg.msgs) > 0 {
-		m.act.farewell = "abandoned at quit: " + strings.Join(msg.msgs, "; ")
+		a.farewell = "abandoned at quit: " + strings.Join(msg.msgs, "; ")
 	}
-	return m, tea.Quit
+	return tea.Quit
 }
 
 // drained quits once a waiting quit has no write left (called after each
 // action message); cmd is what the message asked for otherwise.
-func (m Model) drained(cmd tea.Cmd) (tea.Model, tea.Cmd) {
-	if m.act.drain == nil || m.writesInFlight() > 0 || m.quitting {
-		return m, cmd
+func (a *actionState) drained(r *Model, cmd tea.Cmd) tea.Cmd {
+	if a.drain == nil || a.writesInFlight() > 0 || r.quitting {
+		return cmd
 	}
 	// What the write came to is in the audit log; the last line of the
 	// status bar is kept for main to print once the screen is gone.
-	m.quitting = true
-	m.act.farewell = strings.TrimSpace(m.flash)
-	return m, tea.Quit
+	r.quitting = true
+	a.farewell = strings.TrimSpace(r.flash)
+	return tea.Quit
 }
 
 // Farewell is the outcome of the write a quit waited for, or what it

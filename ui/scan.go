@@ -72,22 +72,22 @@ var scanSeq atomic.Uint64
 
 // openScan opens the cost dialog for a scan of table and asks for the
 // estimate. Read-only mode allows it: a scan only reads.
-func (m Model) openScan(table data.TableID, segments int, filter data.Cond, where data.Scope) (tea.Model, tea.Cmd) {
-	st := m.ctx.Store
+func (x *scanExport) openScan(r *Model, table data.TableID, segments int, filter data.Cond, where data.Scope) tea.Cmd {
+	st := r.ctx.Store
 	if st == nil {
-		m.setFlash("scan: no database connection", true)
-		return m, nil
+		r.setFlash("scan: no database connection", true)
+		return nil
 	}
-	if m.where.pending != "" {
-		m.setFlash("connecting to "+m.where.pending+": a scan waits until the switch is done", true)
-		return m, nil
+	if r.where.pending != "" {
+		r.setFlash("connecting to "+r.where.pending+": a scan waits until the switch is done", true)
+		return nil
 	}
 	if _, ok := views.ScanPane(table); !ok {
-		m.setFlash("scan: unknown table \""+inert.String(views.TableName(table))+"\"", true)
-		return m, nil
+		r.setFlash("scan: unknown table \""+inert.String(views.TableName(table))+"\"", true)
+		return nil
 	}
 	segments = min(max(segments, 1), maxScanSegments)
-	timeout := m.ctx.ReadTimeout
+	timeout := r.ctx.ReadTimeout
 	if timeout <= 0 {
 		timeout = views.DefaultReadTimeout
 	}
@@ -96,24 +96,24 @@ func (m Model) openScan(table data.TableID, segments int, filter data.Cond, wher
 		timeout:    timeout,
 		req:        scanSeq.Add(1),
 		table:      table,
-		physical:   m.ctx.Tables.Name(table),
+		physical:   r.ctx.Tables.Name(table),
 		segments:   segments,
 		filter:     filter,
 		where:      where,
 		state:      scanEstimating,
 		cancel:     cancel,
 		store:      st,
-		confirm:    enabled(m.ctx.Keys.Confirm),
-		deny:       enabled(m.ctx.Keys.Deny),
-		stop:       enabled(m.ctx.Keys.Cancel),
-		dialogKeys: dialogKeysOf(m.ctx.Keys),
-		theme:      m.ctx.Theme,
-		under:      m.panes[m.active].View,
+		confirm:    enabled(r.ctx.Keys.Confirm),
+		deny:       enabled(r.ctx.Keys.Deny),
+		stop:       enabled(r.ctx.Keys.Cancel),
+		dialogKeys: dialogKeysOf(r.ctx.Keys),
+		theme:      r.ctx.Theme,
+		under:      r.panes[r.active].View,
 	}
-	m.dialog, m.mode = d, modeDialog
-	m.sizeDialog()
+	r.dialog, r.mode = d, modeDialog
+	r.sizeDialog()
 	req := d.req
-	return m, func() tea.Msg {
+	return func() tea.Msg {
 		// The estimate has a deadline like every read; past it the dialog
 		// asks with the cost unknown (and says why).
 		ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -126,36 +126,36 @@ func (m Model) openScan(table data.TableID, segments int, filter data.Cond, wher
 // onScan applies a scan message to the dialog it belongs to; a message for
 // a dialog that is gone (or another scan) is dropped, except the end of a
 // scan, whose items were paid for and are shown anyway.
-func (m Model) onScan(msg scanMsg) (tea.Model, tea.Cmd) {
-	d, _ := m.dialog.(*scanDialog)
+func (x *scanExport) onScan(r *Model, msg scanMsg) tea.Cmd {
+	d, _ := r.dialog.(*scanDialog)
 	switch msg := msg.(type) {
 	case scanEstimateMsg:
 		if d != nil && d.req == msg.req && d.state == scanEstimating {
 			d.estimated(msg.est, msg.err)
 		}
-		return m, nil
+		return nil
 	case scanProgressMsg:
 		if d != nil && d.req == msg.req {
 			d.prog = msg.p
 		}
-		return m, msg.run.wait(msg.req)
+		return msg.run.wait(msg.req)
 	case scanDescribedMsg:
-		return m.onScanDescribed(msg)
+		return x.onScanDescribed(r, msg)
 	case scanClosedMsg:
-		m.setFlash("scan not run: nothing was read", false)
-		return m, nil
+		r.setFlash("scan not run: nothing was read", false)
+		return nil
 	case scanDoneMsg:
 		if d != nil && d.req == msg.req {
-			m.dialog, m.mode = nil, modeNormal
+			r.dialog, r.mode = nil, modeNormal
 		}
-		return m.showScan(msg, d)
+		return x.showScan(r, msg, d)
 	}
-	return m, nil
+	return nil
 }
 
 // showScan puts a scan's items into the pane for its table and says what
 // the scan cost.
-func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
+func (x *scanExport) showScan(r *Model, msg scanDoneMsg, d *scanDialog) tea.Cmd {
 	rcu := formatRCU(msg.last.Consumed)
 	partial := msg.err != nil
 	reason := ""
@@ -172,17 +172,17 @@ func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
 		reason = "failed: " + data.Describe(msg.err)
 	}
 	if partial && len(msg.items) == 0 {
-		m.setFlash("scan of "+views.TableName(msg.table)+" "+reason+" before any item was read ("+rcu+" RCU consumed)", !data.IsCancelled(msg.err))
-		return m, nil
+		r.setFlash("scan of "+views.TableName(msg.table)+" "+reason+" before any item was read ("+rcu+" RCU consumed)", !data.IsCancelled(msg.err))
+		return nil
 	}
 	id, _ := views.ScanPane(msg.table)
-	i, ok := m.paneIndex(id)
+	i, ok := r.paneIndex(id)
 	if !ok {
-		return m, nil
+		return nil
 	}
-	p := m.panes[i]
+	p := r.panes[i]
 	if p.scan == nil {
-		return m, nil
+		return nil
 	}
 	res := views.ScanResult{
 		Table: msg.table, Items: msg.items, Partial: partial, Reason: reason,
@@ -196,13 +196,13 @@ func (m Model) showScan(msg scanDoneMsg, d *scanDialog) (tea.Model, tea.Cmd) {
 		}
 	}
 	p.scan.ShowScan(res)
-	m.active = i
+	r.active = i
 	if partial {
-		m.setFlash("PARTIAL scan of "+views.TableName(msg.table)+" ("+reason+"): "+plural(len(msg.items), "item")+" kept, "+rcu+" RCU consumed", !data.IsCancelled(msg.err))
+		r.setFlash("PARTIAL scan of "+views.TableName(msg.table)+" ("+reason+"): "+plural(len(msg.items), "item")+" kept, "+rcu+" RCU consumed", !data.IsCancelled(msg.err))
 	} else {
-		m.setFlash("scan of "+views.TableName(msg.table)+": "+plural(len(msg.items), "item")+", "+rcu+" RCU consumed", false)
+		r.setFlash("scan of "+views.TableName(msg.table)+": "+plural(len(msg.items), "item")+", "+rcu+" RCU consumed", false)
 	}
-	return m, nil
+	return nil
 }
 
 // scanRun connects a running scan's goroutine to the program: the latest
@@ -258,30 +258,28 @@ func (r *scanRun) wait(req uint64) tea.Cmd {
 
 // scanKey handles S (scan the table the pane shows) and r on a scan result
 // (scan again — through the dialog, never silently).
-func (m Model) scanKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
-	km := m.ctx.Keys
+func (x *scanExport) scanKey(r *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
+	km := r.ctx.Keys
 	isScan, isReload := key.Matches(k, km.Scan), key.Matches(k, km.Reload)
 	if !isScan && !isReload {
-		return m, nil, false
+		return nil, false
 	}
-	p := m.panes[m.active]
+	p := r.panes[r.active]
 	if p.scan == nil || p.detailOpen() {
-		return m, nil, false
+		return nil, false
 	}
 	if isReload {
-		r, shown := p.scan.ShownScan()
+		res, shown := p.scan.ShownScan()
 		if !shown {
-			return m, nil, false
+			return nil, false
 		}
-		nm, cmd := m.openScan(r.Table, r.Segments, r.Filter, r.Where)
-		return nm.(Model), cmd, true
+		return x.openScan(r, res.Table, res.Segments, res.Filter, res.Where), true
 	}
 	table, ok := p.scan.ScanTarget()
 	if !ok {
-		return m, nil, false
+		return nil, false
 	}
-	nm, cmd := m.openScan(table, defaultScanSegments, data.Cond{}, data.Scope{})
-	return nm.(Model), cmd, true
+	return x.openScan(r, table, defaultScanSegments, data.Cond{}, data.Scope{}), true
 }
 
 // paneTitle is the title line's text: a scan result says so, so that it

@@ -28,17 +28,17 @@ func (scanDescribedMsg) isScanMsg() {}
 
 // runScan parses a :scan command's table, filter and terms and opens the
 // cost dialog.
-func (m Model) runScan(a views.Args) (tea.Model, tea.Cmd) {
-	table := m.scanTable(a.Arg)
+func (x *scanExport) runScan(r *Model, a views.Args) tea.Cmd {
+	table := r.scanTable(a.Arg)
 	if _, ok := data.Schema(table); !ok {
-		st := m.ctx.Store
+		st := r.ctx.Store
 		if st == nil {
-			m.setFlash("scan: no database connection", true)
-			return m, nil
+			r.setFlash("scan: no database connection", true)
+			return nil
 		}
-		name := m.ctx.Tables.Name(table)
-		m.setPending("describing "+inert.String(name)+" before the scan…", false)
-		return m, func() tea.Msg {
+		name := r.ctx.Tables.Name(table)
+		r.setPending("describing "+inert.String(name)+" before the scan…", false)
+		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), views.DefaultReadTimeout)
 			defer cancel()
 			info, err := st.DescribeTable(ctx, name)
@@ -47,30 +47,30 @@ func (m Model) runScan(a views.Args) (tea.Model, tea.Cmd) {
 	}
 	filter, err := scanFilter(table, a)
 	if err != nil {
-		m.setFlash(err.Error(), true)
-		return m, nil
+		r.setFlash(err.Error(), true)
+		return nil
 	}
-	where, err := m.scanWhere(table, a.TermList())
+	where, err := r.scanWhere(table, a.TermList())
 	if err != nil {
-		m.setFlash("scan: "+inert.String(err.Error())+" — usage: "+scanSpec.Usage, true)
-		return m, nil
+		r.setFlash("scan: "+inert.String(err.Error())+" — usage: "+scanSpec.Usage, true)
+		return nil
 	}
-	return m.openScan(table, scanSegments(a), filter, where)
+	return x.openScan(r, table, scanSegments(a), filter, where)
 }
 
 // onScanDescribed registers the described table and goes on with the scan.
-func (m Model) onScanDescribed(msg scanDescribedMsg) (tea.Model, tea.Cmd) {
-	m.setFlash("", false)
+func (x *scanExport) onScanDescribed(r *Model, msg scanDescribedMsg) tea.Cmd {
+	r.setFlash("", false)
 	if msg.err != nil {
-		m.setFlash("scan: "+data.Describe(msg.err), true)
-		return m, nil
+		r.setFlash("scan: "+data.Describe(msg.err), true)
+		return nil
 	}
 	// Store.DescribeTable registered the schema (decoding the items needs it).
 	if _, ok := data.Schema(msg.info.Schema.ID); !ok {
-		m.setFlash(fmt.Sprintf("scan: %s cannot be browsed (no key schema)", inert.String(msg.info.Name)), true)
-		return m, nil
+		r.setFlash(fmt.Sprintf("scan: %s cannot be browsed (no key schema)", inert.String(msg.info.Name)), true)
+		return nil
 	}
-	return m.runScan(msg.args)
+	return x.runScan(r, msg.args)
 }
 
 // scanTable is the table a :scan names: a modeled table by its id (the

@@ -292,7 +292,7 @@ func TestTailSignedOutWording(t *testing.T) {
 	if !strings.Contains(bar, "tail signed out │") || strings.Count(bar, "signed out") != 1 {
 		t.Errorf("status bar %q, want \"tail signed out\" once", bar)
 	}
-	if got := m.streamHealthLine(); got != detail {
+	if got := m.live.streamHealthLine(m.panes[m.active]); got != detail {
 		t.Errorf("Stream pane's status line %q, want %q", got, detail)
 	}
 }

@@ -23,7 +23,7 @@ import (
 func (m Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
-	v.WindowTitle = m.windowTitle()
+	v.WindowTitle = m.where.windowTitle()
 	if m.quitting {
 		return v
 	}
@@ -225,10 +225,10 @@ func (m Model) tabBar(w int) string {
 	// typed confirmation, the env in its colour, the profile and region;
 	// less as room runs short, the badge last of all; "opsdeck" when there
 	// is nothing to warn about and no room for the env.
-	badge := m.badgeView()
-	envName := m.envStyle(th.Muted).Render(inert.Line(orDash(m.env), 24))
+	badge := m.where.badgeView(m.ctx.Theme)
+	envName := m.where.envStyle(th.Muted).Render(inert.Line(orDash(m.where.env), 24))
 	var aws []string
-	for _, s := range []string{m.profile, m.where.region} {
+	for _, s := range []string{m.where.profile, m.where.region} {
 		if s != "" {
 			aws = append(aws, inert.Line(s, 24))
 		}
@@ -264,7 +264,7 @@ func (m Model) titleLine(w int) string {
 	p := m.panes[m.active]
 	st := p.Status()
 	title := inert.String(paneTitle(p))
-	rows, more, loading, live, filter, sort := "", "", "", m.liveLabel(p), "", ""
+	rows, more, loading, live, filter, sort := "", "", "", m.live.label(p), "", ""
 	if !st.Tail {
 		noun := st.Noun
 		if noun == "" {
@@ -347,7 +347,7 @@ func (m Model) statusBar(w int) string {
 	if m.readOnly {
 		parts = append(parts, part{th.ROBadge.Render(" RO "), 0})
 	}
-	if b := m.badgeView(); b != "" {
+	if b := m.where.badgeView(m.ctx.Theme); b != "" {
 		parts = append(parts, part{b, 0})
 	}
 	kv := func(k, v string) string {
@@ -358,7 +358,7 @@ func (m Model) statusBar(w int) string {
 	}
 	parts = append(parts, part{m.envPart(), 0})
 	st := m.panes[m.active].Status()
-	if h := m.healthSummary(); h != "" && !st.Tail {
+	if h := m.live.healthSummary(); h != "" && !st.Tail {
 		// The Stream pane shows every table's state in the message slot.
 		parts = append(parts, part{kv("tail", h), 4})
 	}
@@ -369,12 +369,12 @@ func (m Model) statusBar(w int) string {
 		}
 		parts = append(parts, part{th.StatusKey.Render("creds ") + v.Render(inert.Line(c, 12)), 5})
 	}
-	if m.profile != "" {
-		parts = append(parts, part{kv("profile", m.profile), 3})
+	if m.where.profile != "" {
+		parts = append(parts, part{kv("profile", m.where.profile), 3})
 	}
 	// Against AWS "at" is the region; with a custom endpoint the tab
 	// bar, the window title and :env name the region.
-	parts = append(parts, part{kv("at", orDash(m.endpoint)), 2})
+	parts = append(parts, part{kv("at", orDash(m.where.endpoint)), 2})
 	if st.HasReq {
 		parts = append(parts, part{kv("last", strconv.FormatFloat(st.Consumed, 'f', -1, 64)+" RCU"), 1})
 	}
@@ -388,7 +388,7 @@ func (m Model) statusBar(w int) string {
 	case st.Waiting != "" && m.flash != "":
 		msg = st.Waiting
 	case st.Tail:
-		msg = m.streamHealthLine()
+		msg = m.live.streamHealthLine(m.panes[m.active])
 	}
 	sep := th.Muted.Render(" │ ")
 	join := func() string {
@@ -425,7 +425,7 @@ func (m Model) statusBar(w int) string {
 // envPart is the status bar's "env dev", in the env's colour.
 func (m Model) envPart() string {
 	th := m.ctx.Theme
-	return th.StatusKey.Render("env ") + m.envStyle(th.StatusValue).Render(inert.Line(orDash(m.env), 40))
+	return th.StatusKey.Render("env ") + m.where.envStyle(th.StatusValue).Render(inert.Line(orDash(m.where.env), 40))
 }
 
 // statusIdentity is what the status bar keeps beside a message: the RO
@@ -435,7 +435,7 @@ func (m Model) statusIdentity() string {
 	if m.readOnly {
 		parts = append(parts, m.ctx.Theme.ROBadge.Render(" RO "))
 	}
-	if b := m.badgeView(); b != "" {
+	if b := m.where.badgeView(m.ctx.Theme); b != "" {
 		parts = append(parts, b)
 	}
 	return strings.Join(append(parts, m.envPart()), m.ctx.Theme.Muted.Render(" │ "))

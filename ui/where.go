@@ -12,7 +12,7 @@ import (
 
 	"opsdeck/data"
 	"opsdeck/data/action"
-	"opsdeck/data/stream"
+	"opsdeck/themes"
 	"opsdeck/ui/session"
 	"opsdeck/views"
 	"opsdeck/views/inert"
@@ -39,8 +39,15 @@ const connectTimeout = 30 * time.Second
 // to finish).
 const tailStopWait = 5 * time.Second
 
-// whereState is the root's part of the connection.
-type whereState struct {
+// connection is the connection's sub-model: where the console points, the
+// protected set that follows from it, and switching it. Update handles its
+// own messages; the root adopts a new session across the sub-models
+// (adopt), since every one of them holds something of it.
+type connection struct {
+	env, profile, endpoint string
+	// protected is what the confirmation checks: the config's list, plus
+	// the session's env when its settings protect it.
+	protected []string
 	// sess is the session in use; nil when the console was built from
 	// plain Options (tests).
 	sess      *session.Session
@@ -57,19 +64,35 @@ type whereState struct {
 	pending string // what is being connected to ("env staging"), "" when nothing
 }
 
-func (m *Model) initWhere(o Options) {
-	m.where.connector = o.Connector
-	m.where.baseReadOnly = o.ReadOnly
-	m.where.baseProtected = o.Protected
-	m.where.noColor = o.NoColor
+// init takes the rest of the connection from o (env, profile and
+// endpoint are set first: the actions' runner is made with the env).
+func (c *connection) init(o Options) {
+	c.connector = o.Connector
+	c.baseReadOnly = o.ReadOnly
+	c.baseProtected = o.Protected
+	c.protected = o.Protected
+	c.noColor = o.NoColor
 	if o.Conn != nil {
-		m.where.region = o.Conn.Region
+		c.region = o.Conn.Region
 	}
 	if s := o.Session; s != nil {
-		m.where.sess = s
-		m.where.color = s.Color
-		m.act.protected = protectedFor(o.Protected, s)
+		c.sess = s
+		c.color = s.Color
+		c.protected = protectedFor(o.Protected, s)
 	}
+}
+
+// Update handles the connection's own messages: a switch's answer, and
+// the old reader's end after one.
+func (c *connection) Update(r *Model, msg tea.Msg) (cmd tea.Cmd, handled bool) {
+	switch msg := msg.(type) {
+	case switchedMsg:
+		return c.onSwitched(r, msg), true
+	case tailSwappedMsg:
+		c.onTailSwapped(r.guard, msg)
+		return nil, true
+	}
+	return nil, false
 }
 
 // protectedFor is the list the confirmation checks: the config's, plus the
@@ -102,54 +125,57 @@ func whereCommands() []command {
 	return []command{
 		{CommandSpec: views.CommandSpec{Name: "env", Usage: ":env [name]", Arg: views.ArgOptional},
 			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
-				return m.switchWhere(a.Arg, "env", func(t *session.Target) { *t = session.Target{Env: a.Arg} })
+				cmd := m.where.switchTo(&m, a.Arg, "env", func(t *session.Target) { *t = session.Target{Env: a.Arg} })
+				return m, cmd
 			},
-			rootComplete: func(m Model) []string { return m.connectorNames((session.Connector).Envs) }},
+			rootComplete: func(m Model) []string { return m.where.connectorNames((session.Connector).Envs) }},
 		{CommandSpec: views.CommandSpec{Name: "profile", Usage: ":profile [name]", Arg: views.ArgOptional},
 			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
-				return m.switchWhere(a.Arg, "profile", func(t *session.Target) { t.Profile = a.Arg })
+				cmd := m.where.switchTo(&m, a.Arg, "profile", func(t *session.Target) { t.Profile = a.Arg })
+				return m, cmd
 			},
-			rootComplete: func(m Model) []string { return m.connectorNames((session.Connector).Profiles) }},
+			rootComplete: func(m Model) []string { return m.where.connectorNames((session.Connector).Profiles) }},
 		{CommandSpec: views.CommandSpec{Name: "region", Usage: ":region [region]", Arg: views.ArgOptional},
 			root: func(m Model, a views.Args) (tea.Model, tea.Cmd) {
-				return m.switchWhere(a.Arg, "region", func(t *session.Target) { t.Region = a.Arg })
+				cmd := m.where.switchTo(&m, a.Arg, "region", func(t *session.Target) { t.Region = a.Arg })
+				return m, cmd
 			},
-			rootComplete: func(m Model) []string { return m.connectorNames((session.Connector).Regions) }},
+			rootComplete: func(m Model) []string { return m.where.connectorNames((session.Connector).Regions) }},
 	}
 }
 
-func (m Model) connectorNames(f func(session.Connector) []string) []string {
-	if m.where.connector == nil {
+func (c *connection) connectorNames(f func(session.Connector) []string) []string {
+	if c.connector == nil {
 		return nil
 	}
-	return f(m.where.connector)
+	return f(c.connector)
 }
 
 // switchWhere starts a switch: name is what was typed (none: say where the
 // console is), what names the part that changes, change makes the target
 // from the current one.
-func (m Model) switchWhere(name, what string, change func(*session.Target)) (tea.Model, tea.Cmd) {
+func (c *connection) switchTo(r *Model, name, what string, change func(*session.Target)) tea.Cmd {
 	if name == "" {
-		m.setFlash(m.whereLine(what), false)
-		return m, nil
+		r.setFlash(c.whereLine(what), false)
+		return nil
 	}
 	switch {
-	case m.where.connector == nil:
-		m.setFlash(":"+what+" needs a console started by opsdeck (this one cannot connect elsewhere)", true)
-		return m, nil
-	case m.act.busy != 0:
-		m.setFlash("an action is still running; switch "+what+" once its result is in", true)
-		return m, nil
+	case c.connector == nil:
+		r.setFlash(":"+what+" needs a console started by opsdeck (this one cannot connect elsewhere)", true)
+		return nil
+	case r.act.busy != 0:
+		r.setFlash("an action is still running; switch "+what+" once its result is in", true)
+		return nil
 	}
-	t := m.target()
+	t := c.target()
 	change(&t)
 	// A new connection is a new start: a role given up on asks again.
-	m.mfaPrompts.Retry()
-	m.where.seq++
-	m.where.pending = what + " " + name
-	m.setPending("connecting to "+m.where.pending+"…", true)
-	conn, seq, label := m.where.connector, m.where.seq, m.where.pending
-	return m, func() tea.Msg {
+	r.mfaPrompts.Retry()
+	c.seq++
+	c.pending = what + " " + name
+	r.setPending("connecting to "+c.pending+"…", true)
+	conn, seq, label := c.connector, c.seq, c.pending
+	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
 		s, err := conn.Open(ctx, t)
@@ -158,34 +184,34 @@ func (m Model) switchWhere(name, what string, change func(*session.Target)) (tea
 }
 
 // target is where the console points now.
-func (m Model) target() session.Target {
-	if m.where.sess != nil {
-		return m.where.sess.Target()
+func (c *connection) target() session.Target {
+	if c.sess != nil {
+		return c.sess.Target()
 	}
-	return session.Target{Env: m.env, Profile: m.profile, Region: m.where.region}
+	return session.Target{Env: c.env, Profile: c.profile, Region: c.region}
 }
 
 // whereLine says where the console is, and what else the operator may
 // name (the connector's names of that kind).
-func (m Model) whereLine(what string) string {
-	parts := []string{"env " + orDash(m.env)}
-	if m.profile != "" {
-		parts = append(parts, "profile "+m.profile)
+func (c *connection) whereLine(what string) string {
+	parts := []string{"env " + orDash(c.env)}
+	if c.profile != "" {
+		parts = append(parts, "profile "+c.profile)
 	}
-	if m.where.region != "" {
-		parts = append(parts, "region "+m.where.region)
+	if c.region != "" {
+		parts = append(parts, "region "+c.region)
 	}
-	parts = append(parts, "at "+orDash(m.endpoint))
+	parts = append(parts, "at "+orDash(c.endpoint))
 	line := strings.Join(parts, " · ")
-	if b := m.badge(); b != "" {
+	if b := c.badge(); b != "" {
 		line = b + " " + line
 	}
 	var known []string
 	switch what {
 	case "env":
-		known = m.connectorNames((session.Connector).Envs)
+		known = c.connectorNames((session.Connector).Envs)
 	case "profile":
-		known = m.connectorNames((session.Connector).Profiles)
+		known = c.connectorNames((session.Connector).Profiles)
 	}
 	if len(known) > 0 {
 		line += " (" + what + "s: " + strings.Join(known, ", ") + ")"
@@ -195,20 +221,20 @@ func (m Model) whereLine(what string) string {
 
 // onSwitched adopts a new session, or says why there is none. An answer to
 // an older switch (the operator asked again meanwhile) is closed unused.
-func (m Model) onSwitched(msg switchedMsg) (Model, tea.Cmd) {
-	if msg.seq != m.where.seq {
+func (c *connection) onSwitched(r *Model, msg switchedMsg) tea.Cmd {
+	if msg.seq != c.seq {
 		if msg.sess != nil {
 			s := msg.sess
-			return m, func() tea.Msg { s.Close(); return nil }
+			return func() tea.Msg { s.Close(); return nil }
 		}
-		return m, nil
+		return nil
 	}
-	m.where.pending = ""
+	c.pending = ""
 	if msg.err != nil {
-		m.setFlash(msg.what+": "+describeConnect(msg.err)+" — nothing changed", true)
-		return m, nil
+		r.setFlash(msg.what+": "+describeConnect(msg.err)+" — nothing changed", true)
+		return nil
 	}
-	cmd := m.adopt(msg.sess, msg.seq)
+	cmd := r.adopt(msg.sess, msg.seq)
 	w := msg.sess.Where()
 	note := "now on env " + w.Env
 	if w.Profile != "" {
@@ -217,11 +243,11 @@ func (m Model) onSwitched(msg switchedMsg) (Model, tea.Cmd) {
 	if w.Region != "" {
 		note += " · " + w.Region
 	}
-	if action.NeedsTypedConfirmation(m.env, m.act.protected) {
-		note += " — " + m.badge() + ": every action asks for the id typed"
+	if action.NeedsTypedConfirmation(c.env, c.protected) {
+		note += " — " + c.badge() + ": every action asks for the id typed"
 	}
-	m.setFlash(note, false)
-	return m, cmd
+	r.setFlash(note, false)
+	return cmd
 }
 
 // describeConnect is one line for a failed connection.
@@ -239,26 +265,19 @@ func describeConnect(err error) string {
 
 // adopt makes s the console's connection (see the top of this file).
 func (m *Model) adopt(s *session.Session, seq uint64) tea.Cmd {
-	old := m.where.sess
-	m.where.sess = s
+	old := m.where.adopt(s)
 	w := s.Where()
 	m.ctx.Store, m.ctx.Tables, m.ctx.Seen = s.Store, s.Tables, s.Seen
-	m.env, m.profile, m.endpoint = w.Env, w.Profile, s.Conn.Target()
-	m.where.region, m.where.color = w.Region, w.Color
 	m.readOnly = m.where.baseReadOnly || w.ReadOnly
 	m.ctx.ReadOnly = m.readOnly
 	m.offerActions()
-	m.act.protected = protectedFor(m.where.baseProtected, s)
 	m.act.run = m.act.run.reconnect(s.Conn, s.Store, s.Tables, s.Env)
 
-	m.live.feed, m.live.demand = s.Feed, nil
+	var demand func([]data.TableID)
 	if s.Feed != nil {
-		m.live.demand = s.Demand
+		demand = s.Demand
 	}
-	m.live.health = map[data.TableID]stream.Health{}
-	m.live.lineage = nil // the new reader's shard turnover counts from zero
-	m.live.reconnect = nil
-	m.live.demandSent, m.live.wanted = "", nil
+	m.live.adopt(s.Feed, demand)
 
 	for _, p := range m.panes {
 		if p.reconnect != nil {
@@ -281,13 +300,23 @@ func (m *Model) adopt(s *session.Session, seq uint64) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// adopt makes s where the console points; it returns the session it
+// replaces.
+func (c *connection) adopt(s *session.Session) (old *session.Session) {
+	old, c.sess = c.sess, s
+	w := s.Where()
+	c.env, c.profile, c.endpoint = w.Env, w.Profile, s.Conn.Target()
+	c.region, c.color = w.Region, w.Color
+	c.protected = protectedFor(c.baseProtected, s)
+	return old
+}
+
 // onTailSwapped notes an old reader that did not stop in time (it has
 // been told to; the new one runs regardless).
-func (m Model) onTailSwapped(msg tailSwappedMsg) (Model, tea.Cmd) {
-	if msg.err != nil && m.guard != nil && m.guard.log != nil {
-		fmt.Fprintf(m.guard.log, "switch: the previous stream reader: %v\n", msg.err)
+func (c *connection) onTailSwapped(guard *panicGuard, msg tailSwappedMsg) {
+	if msg.err != nil && guard != nil && guard.log != nil {
+		fmt.Fprintf(guard.log, "switch: the previous stream reader: %v\n", msg.err)
 	}
-	return m, nil
 }
 
 // Session is the connection in use (nil when built without one).
@@ -295,11 +324,11 @@ func (m Model) Session() *session.Session { return m.where.sess }
 
 // badge is "PROD" or "PROTECTED" whenever an action here needs its target
 // typed to be confirmed (the same test the confirmation makes), else "".
-func (m Model) badge() string {
-	if !action.NeedsTypedConfirmation(m.env, m.act.protected) {
+func (c *connection) badge() string {
+	if !action.NeedsTypedConfirmation(c.env, c.protected) {
 		return ""
 	}
-	switch strings.ToLower(m.env) {
+	switch strings.ToLower(c.env) {
 	case "prod", "production":
 		return "PROD"
 	}
@@ -308,38 +337,38 @@ func (m Model) badge() string {
 
 // envStyle colours the env's name with its configured colour (none under
 // NO_COLOR, or when none is set).
-func (m Model) envStyle(base lipgloss.Style) lipgloss.Style {
-	if m.where.color == "" || m.where.noColor {
+func (c *connection) envStyle(base lipgloss.Style) lipgloss.Style {
+	if c.color == "" || c.noColor {
 		return base
 	}
-	return base.Foreground(lipgloss.Color(m.where.color)).Bold(true)
+	return base.Foreground(lipgloss.Color(c.color)).Bold(true)
 }
 
 // badgeView is the badge as drawn: text always, in the env's colour (or
 // the read-only badge's style) when there is colour.
-func (m Model) badgeView() string {
-	b := m.badge()
+func (c *connection) badgeView(th themes.Theme) string {
+	b := c.badge()
 	if b == "" {
 		return ""
 	}
-	st := m.ctx.Theme.ROBadge
-	if m.where.color != "" && !m.where.noColor {
-		st = st.Background(lipgloss.Color(m.where.color))
+	st := th.ROBadge
+	if c.color != "" && !c.noColor {
+		st = st.Background(lipgloss.Color(c.color))
 	}
 	return st.Render(" " + b + " ")
 }
 
 // windowTitle names where the console is, for the terminal's title.
-func (m Model) windowTitle() string {
-	t := "opsdeck · " + orDash(m.env)
-	if b := m.badge(); b != "" {
+func (c *connection) windowTitle() string {
+	t := "opsdeck · " + orDash(c.env)
+	if b := c.badge(); b != "" {
 		t += " [" + b + "]"
 	}
-	if m.profile != "" {
-		t += " · " + m.profile
+	if c.profile != "" {
+		t += " · " + c.profile
 	}
-	if m.where.region != "" {
-		t += " · " + m.where.region
+	if c.region != "" {
+		t += " · " + c.region
 	}
 	return inert.Line(t, 120)
 }

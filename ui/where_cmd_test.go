@@ -36,8 +36,8 @@ func TestWhereCommandsWithoutAConnector(t *testing.T) {
 	m := bare(t, Options{Env: "dev"})
 	for _, line := range []string{"env prod", "profile ops", "region eu-west-1"} {
 		m, _ = runLine(t, m, line)
-		if !strings.Contains(m.Flash(), "needs a console started by opsdeck") || m.env != "dev" {
-			t.Errorf("%s: flash %q env %s", line, m.Flash(), m.env)
+		if !strings.Contains(m.Flash(), "needs a console started by opsdeck") || m.where.env != "dev" {
+			t.Errorf("%s: flash %q env %s", line, m.Flash(), m.where.env)
 		}
 	}
 }
@@ -88,20 +88,20 @@ func TestProfileAndRegionSwitch(t *testing.T) {
 	if f := m.Flash(); !strings.Contains(f, `unknown AWS profile "nosuch"`) || !strings.Contains(f, "nothing changed") {
 		t.Fatalf("unknown profile: %q", f)
 	}
-	if m.Session() != first || m.profile != "" {
+	if m.Session() != first || m.where.profile != "" {
 		t.Fatal("an unknown profile changed the session")
 	}
 
 	m, _ = runLine(t, m, "profile ops")
-	if m.Session() == first || m.profile != "ops" || m.env != "dev" {
-		t.Fatalf("after :profile ops: profile %q env %q", m.profile, m.env)
+	if m.Session() == first || m.where.profile != "ops" || m.where.env != "dev" {
+		t.Fatalf("after :profile ops: profile %q env %q", m.where.profile, m.where.env)
 	}
 	if st := m.slotOf(views.PaneSessions).Status(); st.Rows != 1 || st.Err != "" {
 		t.Fatalf("the pane did not load again through the new session: %+v", st)
 	}
 	m, _ = runLine(t, m, "region eu-west-1")
-	if m.where.region != "eu-west-1" || m.profile != "ops" {
-		t.Fatalf("after :region: region %q profile %q", m.where.region, m.profile)
+	if m.where.region != "eu-west-1" || m.where.profile != "ops" {
+		t.Fatalf("after :region: region %q profile %q", m.where.region, m.where.profile)
 	}
 	want := []session.Target{{Env: "dev"}, {Env: "dev", Profile: "nosuch", Region: "us-east-1"},
 		{Env: "dev", Profile: "ops", Region: "us-east-1"}, {Env: "dev", Profile: "ops", Region: "eu-west-1"}}
@@ -156,7 +156,7 @@ func TestBadgeFollowsTypedConfirmation(t *testing.T) {
 				th = themes.Plain()
 			}
 			m := bare(t, Options{Env: tc.env, Protected: tc.protected, Theme: th, NoColor: noColor})
-			if got := m.badge(); got != tc.badge {
+			if got := m.where.badge(); got != tc.badge {
 				t.Errorf("%s %v: badge %q, want %q", tc.env, tc.protected, got, tc.badge)
 			}
 			scr := stripANSI(m.Render())

@@ -184,8 +184,8 @@ func TestSwitchEnvAcrossTwoEndpoints(t *testing.T) {
 	if f := d.Model.Flash(); !strings.Contains(f, `unknown env "nowhere" (known: alpha, beta)`) || !strings.Contains(f, "nothing changed") {
 		t.Fatalf("unknown env: flash %q", f)
 	}
-	if d.Model.env != "alpha" || d.Model.Session() != first || len(sessionIDs()) != 3 {
-		t.Fatalf("an unknown env changed something: env %s, rows %v", d.Model.env, sessionIDs())
+	if d.Model.where.env != "alpha" || d.Model.Session() != first || len(sessionIDs()) != 3 {
+		t.Fatalf("an unknown env changed something: env %s, rows %v", d.Model.where.env, sessionIDs())
 	}
 
 	// The switch.
@@ -207,13 +207,13 @@ func TestSwitchEnvAcrossTwoEndpoints(t *testing.T) {
 	}
 	d.Update(keyMsg("enter"))
 	d.until(t, "beta's sessions", func() bool {
-		return d.Model.env == "beta" && !d.Model.slotOf(views.PaneSessions).Status().Loading && len(sessionIDs()) == 2
+		return d.Model.where.env == "beta" && !d.Model.slotOf(views.PaneSessions).Status().Loading && len(sessionIDs()) == 2
 	})
 	if got := strings.Join(sessionIDs(), ","); got != "sess-beta-0,sess-beta-1" {
 		t.Fatalf("after :env beta the pane shows %s", got)
 	}
-	if d.Model.endpoint != endpointOf(beta.conn) || d.Model.Store().Conn().Endpoint != endpointOf(beta.conn) {
-		t.Fatalf("not connected to beta's server: shown %s, store %s", d.Model.endpoint, d.Model.Store().Conn().Endpoint)
+	if d.Model.where.endpoint != endpointOf(beta.conn) || d.Model.Store().Conn().Endpoint != endpointOf(beta.conn) {
+		t.Fatalf("not connected to beta's server: shown %s, store %s", d.Model.where.endpoint, d.Model.Store().Conn().Endpoint)
 	}
 	scr := stripANSI(d.Model.Render())
 	lines := strings.Split(scr, "\n")
