@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"opsdeck/data"
@@ -210,16 +209,6 @@ func actionHelpNotes(readOnly bool) []string {
 		}
 	}
 	return out
-}
-
-// actionKeyFor is the action key k presses, if any.
-func (a actionState) actionKeyFor(k tea.KeyPressMsg) (keymap.ActionKey, bool) {
-	for _, ak := range a.keys {
-		if key.Matches(k, ak.Binding) {
-			return ak, true
-		}
-	}
-	return keymap.ActionKey{}, false
 }
 
 // actionKey handles an action key in normal mode. ok is false when the key

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"opsdeck/keymap"
 	"opsdeck/views"
 )
 
@@ -287,4 +288,41 @@ func completable(vals []string) []string {
 		}
 	}
 	return out
+}
+
+// terminalKey is the command for ctrl+l or ctrl+z, and whether k is one.
+func (m Model) terminalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch k.String() {
+	case "ctrl+l":
+		if f := m.term.Repaint; f != nil {
+			return func() tea.Msg { f(); return nil }, true
+		}
+		return tea.ClearScreen, true
+	case "ctrl+z":
+		if f := m.term.Suspend; f != nil {
+			return func() tea.Msg { f(); return nil }, true
+		}
+		return tea.Suspend, true
+	}
+	return nil, false
+}
+
+// isPaneKey: k is the key of one of the panes (its place in the tab order).
+func (m Model) isPaneKey(k tea.KeyPressMsg) (int, bool) {
+	for i, spec := range views.Registry() {
+		if b := m.ctx.Keys.Binding(paneKey(spec).Name); b != nil && key.Matches(k, *b) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// actionKeyFor is the action key k presses, if any.
+func (a actionState) actionKeyFor(k tea.KeyPressMsg) (keymap.ActionKey, bool) {
+	for _, ak := range a.keys {
+		if key.Matches(k, ak.Binding) {
+			return ak, true
+		}
+	}
+	return keymap.ActionKey{}, false
 }

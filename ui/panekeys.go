@@ -6,22 +6,9 @@ package ui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
-
 	"opsdeck/keymap"
 	"opsdeck/views"
 )
-
-// isPaneKey: k is the key of one of the panes (its place in the tab order).
-func (m Model) isPaneKey(k tea.KeyPressMsg) (int, bool) {
-	for i, spec := range views.Registry() {
-		if b := m.ctx.Keys.Binding(paneKey(spec).Name); b != nil && key.Matches(k, *b) {
-			return i, true
-		}
-	}
-	return 0, false
-}
 
 // paneKey is the keymap's binding for a pane, as the registry declares it.
 func paneKey(s views.PaneSpec) keymap.PaneKey {

@@ -1,7 +1,5 @@
 package ui
 
-import tea "charm.land/bubbletea/v2"
-
 // TerminalControl is what two keys every terminal program answers ask of
 // the terminal the console runs in. They hold in every mode (a dialog, the
 // command line, the help screen), are not rebindable, and are not on the
@@ -18,20 +16,3 @@ type TerminalControl struct {
 // ControlTerminal sets what ctrl+l and ctrl+z do. Without it they ask the
 // program library (its ClearScreen and Suspend).
 func (m *Model) ControlTerminal(c TerminalControl) { m.term = c }
-
-// terminalKey is the command for ctrl+l or ctrl+z, and whether k is one.
-func (m Model) terminalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	switch k.String() {
-	case "ctrl+l":
-		if f := m.term.Repaint; f != nil {
-			return func() tea.Msg { f(); return nil }, true
-		}
-		return tea.ClearScreen, true
-	case "ctrl+z":
-		if f := m.term.Suspend; f != nil {
-			return func() tea.Msg { f(); return nil }, true
-		}
-		return tea.Suspend, true
-	}
-	return nil, false
-}
