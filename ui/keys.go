@@ -8,10 +8,19 @@ import (
 	"opsdeck/views"
 )
 
-// key routes a key press by mode. While a prompt, dialog or the help screen
-// has focus, keys go only to it: typing "q" into the command line never
-// quits, and "1" in a filter never switches panes.
+// key routes a key press: this file is every key's way to whatever takes
+// it. ctrl+l and ctrl+z hold in every mode (they are the terminal's); an
+// open MFA ask comes next; then by mode. While a prompt, dialog or the help screen has focus, keys
+// go only to it: typing "q" into the command line never quits, and "1"
+// in a filter never switches panes.
 func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.terminalKey(k); ok {
+		return m, cmd
+	}
+	if len(m.mfa) > 0 {
+		// An open ask for an MFA code owns the keyboard (mfa.go).
+		return m.mfaKey(k)
+	}
 	km := m.ctx.Keys
 	if m.act.drain != nil {
 		// A quit waits for a write: keys only abandon it (quit_drain.go).
@@ -45,8 +54,9 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.sortKey(k)
 	}
 	p := m.panes[m.active]
-	if sm, ok := m.startSort(k); ok {
-		return sm, nil
+	if key.Matches(k, km.SortColumn) {
+		m.startSort()
+		return m, nil
 	}
 	if key.Matches(k, km.Reload) {
 		// r is the retry an MFA give-up offers: the pane's reload (below)
@@ -114,11 +124,17 @@ func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.markAll("")
 		return m, nil
 	}
-	if cmd, ok := m.scan.scanKey(&m, k); ok {
-		return m, cmd
+	// The scan and action keys leave this file only when they are those
+	// keys: every other key goes straight to the pane.
+	if key.Matches(k, km.Scan) || key.Matches(k, km.Reload) {
+		if cmd, ok := m.scan.scanKey(&m, k); ok {
+			return m, cmd
+		}
 	}
-	if cmd, ok := m.act.actionKey(&m, k); ok {
-		return m, cmd
+	if _, ok := m.act.actionKeyFor(k); ok {
+		if cmd, ok := m.act.actionKey(&m, k); ok {
+			return m, cmd
+		}
 	}
 	return m, p.Update(k)
 }

@@ -259,6 +259,11 @@ func (m Model) routeAndTick(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// A key goes straight to its route (keys.go): no sub-model has keys
+	// of its own, and a pane sees a key after that one file.
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		return m.key(k)
+	}
 	if cmd, ok := m.act.Update(&m, msg); ok {
 		return m, cmd
 	}
@@ -280,14 +285,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case terminal.Msg:
 		return m, m.toTerminal(msg.Seq)
-	case tea.KeyPressMsg:
-		if cmd, ok := m.terminalKey(msg); ok {
-			return m, cmd
-		}
-		if len(m.mfa) > 0 {
-			return m.mfaKey(msg)
-		}
-		return m.key(msg)
 	case tea.PasteMsg:
 		switch {
 		case len(m.mfa) > 0:

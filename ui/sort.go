@@ -125,16 +125,13 @@ func (m Model) sortKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// startSort is the sort prefix key: wait for a column number.
-func (m Model) startSort(k tea.KeyPressMsg) (Model, bool) {
-	if !key.Matches(k, m.ctx.Keys.SortColumn) {
-		return m, false
-	}
+// startSort is the sort prefix key (keys.go matched it): wait for a column
+// number.
+func (m *Model) startSort() {
 	if s := m.panes[m.active].sort; s == nil || len(s.SortColumns()) == 0 {
 		m.setFlash(noSort, false)
-		return m, true
+		return
 	}
 	m.sortPending = true // the footer shows the columns (view.go)
 	m.setFlash("", false)
-	return m, true
 }
