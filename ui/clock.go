@@ -26,7 +26,7 @@ type clockTickMsg struct{ gen uint64 }
 const clockSlack = 10 * time.Millisecond
 
 // armClock arms the tick for the next moment the screen changes by the
-// clock: the next label change of the shown pane's rows (Pane.NextRetime),
+// clock: the next label change of the shown pane's rows (views.Retimer),
 // or within a second while a load runs. Nothing is armed when nothing
 // will change; a tick already armed early enough is kept.
 func (m *Model) armClock() tea.Cmd {

@@ -25,7 +25,7 @@ import (
 // nothing at all. When the new session arrives the root adopts it: the
 // store, tables and seen ids of the panes' Context, the actions' runner,
 // the live feed and demand hook, read-only mode and the protected set;
-// every pane drops what the old connection read (Pane.Reconnect) and the
+// every pane drops what the old connection read (views.Reconnector) and the
 // shown one loads again. The old session's reader is stopped, and waited
 // for, before the new one starts (no shard is read twice by this console).
 // The command history, the panes' scopes and filters stay.
