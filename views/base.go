@@ -248,3 +248,37 @@ func (b *base) CurrentScope() data.Scope {
 	}
 	return b.active().scope.Whole()
 }
+
+// listPane is every capability a pane over base has. The root finds the
+// capabilities by assertion (ui/slot.go), so a method whose signature drifts
+// from its interface would drop one silently: the compiler checks each
+// list pane here instead.
+type listPane interface {
+	Pane
+	Selector
+	Marker
+	Filterable
+	Sortable
+	Exporter
+	Backer
+	Canceller
+	Applier
+	LiveDemand
+	Poller
+	Scanner
+	Retimer
+	Themed
+	Scoper
+	Reconnector
+	Replacer
+}
+
+var (
+	_ listPane = (*Sessions)(nil)
+	_ listPane = (*Runs)(nil)
+	_ listPane = (*Inbox)(nil)
+	_ listPane = (*Delegations)(nil)
+	_ listPane = (*Sandboxes)(nil)
+	_ listPane = (*Declared)(nil)
+	_ listPane = (*TablesPane)(nil)
+)

@@ -482,3 +482,15 @@ func (p *Overview) SetSize(w, h int) { p.width, p.height = w, h }
 func init() {
 	registerPane(1000, overviewPane)
 }
+
+// The Overview's capabilities, checked by the compiler (see listPane).
+var _ interface {
+	Pane
+	Canceller
+	Applier
+	LiveDemand
+	Alerter
+	Backgrounder
+	Reconnector
+	Replacer
+} = (*Overview)(nil)

@@ -158,3 +158,17 @@ func (s *Stream) ExportRows() (ExportSet, error) {
 func init() {
 	registerPane(900, streamPane)
 }
+
+// The Stream pane's capabilities, checked by the compiler (see listPane).
+var _ interface {
+	Pane
+	Selector
+	Filterable
+	Sortable
+	Exporter
+	Backer
+	RecordTail
+	LiveDemand
+	Themed
+	Reconnector
+} = (*Stream)(nil)
