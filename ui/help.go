@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"opsdeck/views"
 )
 
 // The help screen is generated from the keymap, the pane's own bindings
@@ -65,7 +67,7 @@ func (m Model) helpLines(w int) []string {
 			"numbers compare as numbers; now, now-1h, now+2d are unix seconds; index=NAME picks the index (:table)",
 		"Sort: " + sk + " then a column's number (1-9, as on screen; again reverses), " + sk + "0 the natural order; :sort <column> [asc|desc], :sort alone the natural order",
 	}, actionHelpNotes(m.readOnly)...) {
-		for _, l := range wrapWords(note, w) {
+		for _, l := range views.WrapWords(note, w) {
 			b.WriteString(th.Muted.Render(l) + "\n")
 		}
 	}
@@ -131,27 +133,6 @@ func anyEnabled(g []key.Binding) bool {
 		}
 	}
 	return false
-}
-
-// wrapWords breaks a plain sentence into lines of at most w cells.
-func wrapWords(s string, w int) []string {
-	if s == "" {
-		return nil
-	}
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = word
-		case lipgloss.Width(line)+1+lipgloss.Width(word) <= w:
-			line += " " + word
-		default:
-			out = append(out, line)
-			line = word
-		}
-	}
-	return append(out, line)
 }
 
 // helpCache is the help screen last drawn and what it was drawn for.

@@ -142,7 +142,7 @@ type schemaView struct {
 func (v *schemaView) render(w, h int, th themes.Theme) string {
 	var all []string
 	if v.problem != "" {
-		for _, l := range wrapWords(v.problem, max(w-1, 10)) {
+		for _, l := range WrapWords(v.problem, max(w-1, 10)) {
 			all = append(all, th.Error.Render(inert.Line(l, w)))
 		}
 		all = append(all, "")
@@ -182,25 +182,4 @@ func (v *schemaView) update(msg tea.Msg, ctx *Context) {
 	case key.Matches(k, km.Top):
 		v.scroll = 0
 	}
-}
-
-// wrapWords breaks s into lines of at most w cells at spaces.
-func wrapWords(s string, w int) []string {
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = word
-		case lipgloss.Width(line)+1+lipgloss.Width(word) <= w:
-			line += " " + word
-		default:
-			out = append(out, line)
-			line = word
-		}
-	}
-	if line != "" {
-		out = append(out, line)
-	}
-	return out
 }
