@@ -71,4 +71,21 @@ func TestBrowsedTableIsLive(t *testing.T) {
 	if title := cells(d.Model)[1]; !strings.Contains(title, "live") {
 		t.Errorf("title %q: want the live label", title)
 	}
+	// The Query reads in the sort key's order (entry): a row the tail
+	// inserts takes its place in that order, not the bottom.
+	put("a-1", "e-00")
+	d.until(t, "a-1/e-00 from the other writer", func() bool {
+		return strings.Contains(d.Model.Render(), "e-00")
+	})
+	var order []string
+	for _, line := range cells(d.Model) {
+		for _, e := range []string{"e-00", "e-01", "e-02", "e-03", "e-09"} {
+			if strings.Contains(line, " "+e+" ") {
+				order = append(order, e)
+			}
+		}
+	}
+	if strings.Join(order, ",") != "e-00,e-01,e-02,e-03,e-09" {
+		t.Errorf("rows in order %v, want the sort key's\n%s", order, strings.Join(cells(d.Model), "\n"))
+	}
 }

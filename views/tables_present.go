@@ -118,9 +118,15 @@ func (c genericCols) row(rec data.Record, _ time.Time, _ themes.Theme) vtable.Ro
 
 // itemsPresenter is the presenter of unmodeled table t with columns c.
 func itemsPresenter(t data.TableID, c genericCols) presenter {
+	// A read in a sort key's order keeps that order for the rows the live
+	// tail inserts: each key attribute's column is its own (Key = name).
+	order := make(map[string]string, c.keys)
+	for _, a := range c.attrs[:c.keys] {
+		order[a] = a
+	}
 	return presenter{
 		table: t, kind: "items", pane: PaneTables,
-		columns: c.columns, row: c.row,
+		columns: c.columns, row: c.row, order: order,
 	}
 }
 
