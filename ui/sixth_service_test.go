@@ -61,7 +61,7 @@ func widgetsDescriptor() data.Descriptor {
 		},
 		IDs: []data.IDAttr{{Kind: kindAccount, Attr: "account"}},
 		Pane: &data.PaneDecl{
-			Name: "Widgets", Short: "Widg", Key: "7",
+			Name: "Widgets", Short: "Widg", Key: "8",
 			Command: "widgets", ArgName: "account", Seen: kindAccount,
 			By: func(account string) data.Scope { return data.PartitionScope(tableWidgets, "", account) },
 		},
@@ -179,14 +179,14 @@ func TestASixthServiceIsItsDescriptorPresenterAndSeed(t *testing.T) {
 	cells := func() *termcells.Screen { return termcells.Draw(d.Model.Render(), width, height) }
 
 	// The tab, between the modeled panes and the Stream pane.
-	if tabs := cells().Line(0); !strings.Contains(tabs, "7 Widgets") ||
-		strings.Index(tabs, "5 Sandboxes") > strings.Index(tabs, "7 Widgets") ||
-		strings.Index(tabs, "7 Widgets") > strings.Index(tabs, "6 Stream") {
+	if tabs := cells().Line(0); !strings.Contains(tabs, "8 Widgets") ||
+		strings.Index(tabs, "5 Sandboxes") > strings.Index(tabs, "8 Widgets") ||
+		strings.Index(tabs, "8 Widgets") > strings.Index(tabs, "6 Stream") {
 		t.Fatalf("tab bar: %q", tabs)
 	}
-	d.press(t, "7")
+	d.press(t, "8")
 	if d.Model.Active().Name() != "Widgets" {
-		t.Fatalf("7 showed %s", d.Model.Active().Name())
+		t.Fatalf("8 showed %s", d.Model.Active().Name())
 	}
 	if scr := cells().String(); !strings.Contains(scr, ":widgets <account>") {
 		t.Fatalf("the empty pane does not say its command:\n%s", scr)
