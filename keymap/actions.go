@@ -174,9 +174,34 @@ func normalName(name string) string {
 	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
 }
 
+// lookup finds the named action in all's order without building all's
+// list: the root asks for a pane key's binding on every key press, and a
+// list (and a closure per pane and action) each time cost allocations per
+// key that grew with the panes.
 func (m *Map) lookup(name string) (action, bool) {
 	n := normalName(name)
-	for _, a := range m.all() {
+	at := slices.IndexFunc(actions, func(a action) bool { return a.name == "prev_pane" }) + 1
+	for _, a := range actions[:at] {
+		if a.name == n {
+			return a, true
+		}
+	}
+	for i, p := range m.Panes {
+		if p.Name == n {
+			return action{p.Name, ctxGlobal, func(m *Map) *key.Binding { return &m.Panes[i].Binding }}, true
+		}
+	}
+	for _, a := range actions[at:] {
+		if a.name == n {
+			return a, true
+		}
+	}
+	for i, a := range m.Actions {
+		if a.Name == n {
+			return action{a.Name, ctxList, func(m *Map) *key.Binding { return &m.Actions[i].Binding }}, true
+		}
+	}
+	for _, a := range dialogActions {
 		if a.name == n {
 			return a, true
 		}

@@ -412,3 +412,22 @@ func TestHazardReadsTheDangerousFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupAgreesWithAll: lookup walks all's order without building it;
+// every action all lists is found by its name, as the same binding.
+func TestLookupAgreesWithAll(t *testing.T) {
+	m := declared()
+	list := m.all()
+	if len(list) < len(actions)+len(testPaneKeys)+len(testActionKeys) {
+		t.Fatalf("all lists %d actions", len(list))
+	}
+	for _, a := range list {
+		got, ok := m.lookup(a.name)
+		if !ok || got.name != a.name || got.ctx != a.ctx || got.get(&m) != a.get(&m) {
+			t.Errorf("lookup(%q) = %v, %v; all has it with context %v", a.name, got.name, ok, a.ctx)
+		}
+	}
+	if _, ok := m.lookup("no_such_action"); ok {
+		t.Error("an unknown name was found")
+	}
+}
