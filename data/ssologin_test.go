@@ -15,47 +15,15 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"opsdeck/internal/ssostandin"
 )
 
-const ssoProfiles = `[profile corp-dev]
-sso_session = corp
-sso_account_id = 111122223333
-sso_role_name = ReadOnly
-region = us-east-1
+// The profiles and the home are internal/ssostandin's (corp-dev on the
+// sso_session corp, legacy on the old keys), shared with the ui tests.
+const ssoProfiles = ssostandin.Profiles
 
-[sso-session corp]
-sso_start_url = https://corp.awsapps.com/start
-sso_region = us-east-1
-
-[profile legacy]
-sso_start_url = https://legacy.awsapps.com/start
-sso_region = us-east-1
-sso_account_id = 111122223333
-sso_role_name = ReadOnly
-region = us-east-1
-`
-
-// ssoHome is a home with the profiles above and an empty SSO token cache,
-// whose directory it returns.
-func ssoHome(t *testing.T) string {
-	t.Helper()
-	home := t.TempDir()
-	cfg := filepath.Join(home, "config")
-	if err := os.WriteFile(cfg, []byte(ssoProfiles), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("AWS_CONFIG_FILE", cfg)
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(home, "none"))
-	for _, k := range []string{"AWS_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SSO", "AWS_ENDPOINT_URL_SSO_OIDC"} {
-		t.Setenv(k, "")
-	}
-	cache := filepath.Join(home, ".aws", "sso", "cache")
-	if err := os.MkdirAll(cache, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return cache
-}
+func ssoHome(t *testing.T) string { return ssostandin.Home(t) }
 
 // expiredToken puts in the cache, under the CLI's name for key (the
 // session's name, or the legacy start URL), a token that expired in 2020.
