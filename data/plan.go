@@ -349,18 +349,7 @@ func (s Scope) Plan() string {
 		if c.Num {
 			ty = TypeN
 		}
-		op := "="
-		switch {
-		case c.Cmp == CmpLess:
-			op = "<"
-		case c.Cmp == CmpAtLeast:
-			op = ">="
-		case c.Prefix:
-			op = "begins with"
-		case c.Contains:
-			op = "contains"
-		}
-		filters = append(filters, c.Attr+" "+op+" "+shown(ty, c.Value))
+		filters = append(filters, c.Attr+" "+c.opText("begins with", "contains")+" "+shown(ty, c.Value))
 	}
 	for _, t := range s.FilterTerms() {
 		switch t.Op {

@@ -338,22 +338,28 @@ func (s Scope) String() string {
 		if c.Attr == "" {
 			continue
 		}
-		op := "="
-		switch {
-		case c.Cmp == CmpLess:
-			op = "<"
-		case c.Cmp == CmpAtLeast:
-			op = ">="
-		case c.Prefix:
-			op = "^="
-		case c.Contains:
-			op = " contains "
-		}
-		term(c.Attr, op, c.Value)
+		term(c.Attr, c.opText("^=", " contains "), c.Value)
 	}
 	for _, t := range s.FilterTerms() {
 		b.WriteString(" · ")
 		b.WriteString(t.String())
 	}
 	return b.String()
+}
+
+// opText is a filter term's operator as text: "=", "<", ">=", or the
+// words given for a prefix and for contains (String writes "^=", the
+// plan a title shows "begins with").
+func (c Cond) opText(prefix, contains string) string {
+	switch {
+	case c.Cmp == CmpLess:
+		return "<"
+	case c.Cmp == CmpAtLeast:
+		return ">="
+	case c.Prefix:
+		return prefix
+	case c.Contains:
+		return contains
+	}
+	return "="
 }
