@@ -361,6 +361,17 @@ func TestBrowseAnyTable(t *testing.T) {
 	}
 }
 
+// TestTableThatDoesNotExist: the pane says so, and counts no table.
+func TestTableThatDoesNotExist(t *testing.T) {
+	w := seeded(t)
+	m := start(t, w.options(), 120, 40)
+	m, _ = runLine(t, m, "table no-such-table-here a=1")
+	st := m.Pane(views.PaneTables).Status()
+	if !strings.Contains(st.Err, "does not exist") || st.Rows != 0 {
+		t.Errorf("status %+v: want the error and no table counted", st)
+	}
+}
+
 // TestTableOfModeledNameOpensItsPane: a physical name a pane models opens
 // in that pane (its columns, its actions), and b returns.
 func TestTableOfModeledNameOpensItsPane(t *testing.T) {

@@ -196,7 +196,13 @@ func (p *TablesPane) Status() Status {
 	case p.listed():
 		return p.base.Status()
 	case p.mode == modeSchema:
-		return Status{Progress: -1, Loading: p.opening != 0, Err: p.errText, Rows: 1, Visible: 1, Noun: "table"}
+		// One table described, or none when the description failed
+		// (the status bar must not count a table that does not exist).
+		n := 1
+		if len(p.schema.lines) == 0 {
+			n = 0
+		}
+		return Status{Progress: -1, Loading: p.opening != 0, Err: p.errText, Rows: n, Visible: n, Noun: "table"}
 	}
 	return p.cat.status()
 }
